@@ -1,0 +1,181 @@
+// Package scene is the one in-memory model that every decoder produces and every encoder reads.
+//
+// A Scene is already in glTF's frame of reference: right-handed, Y-up, times in seconds,
+// texture coordinates with the origin at the top-left. Decoders do the axis, unit and timeline
+// conversions; encoders only serialise. Everything a source carries that glTF has no place for
+// (particle emitters, events, visibility tracks, …) travels as structured Extras so that the JSON
+// metadata can list it.
+package scene
+
+// NodeKind says what a node stands for in the source.
+type NodeKind string
+
+// Node kinds.
+const (
+	KindRoot       NodeKind = "root"
+	KindBone       NodeKind = "bone"
+	KindHelper     NodeKind = "helper"
+	KindAttachment NodeKind = "attachment"
+	KindEvent      NodeKind = "event"
+	KindLight      NodeKind = "light"
+	KindCamera     NodeKind = "camera"
+	KindEmitter    NodeKind = "particle_emitter"
+	KindRibbon     NodeKind = "ribbon_emitter"
+	KindCollision  NodeKind = "collision_shape"
+)
+
+// AlphaMode is how a material's alpha is used, as in glTF.
+type AlphaMode string
+
+// Alpha modes.
+const (
+	AlphaOpaque AlphaMode = "OPAQUE"
+	AlphaMask   AlphaMode = "MASK"
+	AlphaBlend  AlphaMode = "BLEND"
+)
+
+// Path is the node property an animation channel drives.
+type Path string
+
+// Channel paths.
+const (
+	PathTranslation Path = "translation"
+	PathRotation    Path = "rotation"
+	PathScale       Path = "scale"
+)
+
+// Width is the number of floats in one value of the path (3 or 4).
+func (p Path) Width() int {
+	if p == PathRotation {
+		return 4
+	}
+	return 3
+}
+
+// Interp is a glTF interpolation mode.
+type Interp string
+
+// Interpolation modes.
+const (
+	Step        Interp = "STEP"
+	Linear      Interp = "LINEAR"
+	CubicSpline Interp = "CUBICSPLINE"
+)
+
+// Extras holds structured, JSON-serialisable data the source carries beyond the scene proper.
+// Keys are written in sorted order, so output stays deterministic.
+type Extras map[string]any
+
+// Scene is one decoded model.
+type Scene struct {
+	Source     Source
+	Nodes      []Node
+	Meshes     []Mesh
+	Materials  []Material
+	Textures   []Texture
+	Skins      []Skin
+	Animations []Animation
+	// Extras carries the source's other contents (emitters, lights, cameras, events, collision
+	// shapes, geoset animations, global sequences, …) keyed by a lower-camel-case name.
+	Extras Extras
+	// Warnings lists what the decoder tolerated or left out, each naming where in the source.
+	Warnings []string
+}
+
+// Source describes where a scene came from and how it was converted.
+type Source struct {
+	Path    string // path of the source file as given (slash-separated, relative to the root)
+	Format  string // registry name of the format, e.g. "mdx" or "mdl"
+	Version int    // the format's own version number (e.g. 800), 0 if none
+	Name    string // the model's own name, when the file states one
+	Axes    string // the source's axis convention and the conversion applied
+	Unit    string // the source's unit of length
+	Scale   float64
+}
+
+// Node is one element of the transform hierarchy: a bone, helper, attachment point or other object.
+type Node struct {
+	Name        string
+	Kind        NodeKind
+	Parent      int        // index into Scene.Nodes, -1 for a root
+	Translation [3]float32 // rest translation relative to the parent
+	Rotation    [4]float32 // rest rotation, quaternion x, y, z, w
+	Scale       [3]float32 // rest scale
+	Extras      Extras
+}
+
+// Mesh is one triangle list with one material: a glTF mesh with a single primitive.
+type Mesh struct {
+	Name      string
+	Positions [][3]float32
+	Normals   [][3]float32   // empty or one per position, unit length
+	UVs       [][][2]float32 // UV sets, each with one entry per position; origin top-left
+	Colors    [][4]float32   // empty or one RGBA per position
+	// Joints and Weights hold the skin influences in sets of four, glTF style: Joints[s][v] are the
+	// joint indices (into the skin's joint list) of vertex v in set s. Both have the same shape,
+	// and a vertex's weights across all sets sum to 1. Unused slots have joint 0 and weight 0.
+	Joints   [][][4]uint16
+	Weights  [][][4]float32
+	Indices  []uint32 // triangles, counter-clockwise front faces
+	Material int      // index into Scene.Materials, -1 for none
+	Skin     int      // index into Scene.Skins, -1 for an unskinned mesh
+	Extras   Extras
+}
+
+// Material is how a mesh is shaded.
+type Material struct {
+	Name        string
+	BaseColor   [4]float32 // linear RGBA factor
+	Texture     int        // index into Scene.Textures, -1 for none
+	TexCoord    int        // which UV set the texture uses
+	AlphaMode   AlphaMode
+	AlphaCutoff float32 // used with AlphaMask
+	DoubleSided bool
+	Unlit       bool
+	// Flags are the source's own material flags by their source names (e.g. "Unshaded",
+	// "FilterMode:Additive").
+	Flags  []string
+	Extras Extras
+}
+
+// Texture is an image a material refers to.
+type Texture struct {
+	Path        string // as written in the source (may be empty for a replaceable texture)
+	Resolved    string // the file it resolves to, relative to the root; empty when unresolved
+	Replaceable int    // the source's replaceable id or slot type, 0 for a plain file
+	WrapU       bool
+	WrapV       bool
+	Extras      Extras
+}
+
+// Skin binds meshes to a set of joint nodes.
+type Skin struct {
+	Name   string
+	Joints []int // indices into Scene.Nodes
+	// InverseBind has one column-major 4×4 matrix per joint.
+	InverseBind [][16]float32
+	Skeleton    int // the common root node, -1 if none is named
+}
+
+// Animation is one named clip, rebased to start at time 0.
+type Animation struct {
+	Name     string
+	Duration float32 // seconds
+	Loop     bool
+	// Start and End are the window this clip was cut from on the source's own timeline, in
+	// seconds (both 0 when the source keeps one key array per clip).
+	Start, End float64
+	Channels   []Channel
+	Extras   Extras
+}
+
+// Channel animates one property of one node.
+type Channel struct {
+	Node   int
+	Path   Path
+	Interp Interp
+	Times  []float32 // seconds, strictly increasing, all >= 0
+	// Values is flat: Path.Width() floats per key, or 3×Width per key for CubicSpline laid out as
+	// glTF does (in-tangent, value, out-tangent), tangents in units per second.
+	Values []float32
+}

@@ -1,0 +1,231 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+)
+
+// ValidationError reports the first inconsistency Validate found.
+type ValidationError struct {
+	Where string // e.g. "meshes[2].indices[17]"
+	Msg   string
+}
+
+func (e *ValidationError) Error() string { return "invalid scene: " + e.Where + ": " + e.Msg }
+
+func invalid(where, format string, args ...any) error {
+	return &ValidationError{Where: where, Msg: fmt.Sprintf(format, args...)}
+}
+
+func finite32(v float32) bool {
+	f := float64(v)
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+func allFinite(vs []float32) bool {
+	for _, v := range vs {
+		if !finite32(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// weightTolerance is how far a vertex's weights may sum away from 1.
+const weightTolerance = 2e-3
+
+// Validate checks every index and length in the scene, so that encoders may trust it.
+func (s *Scene) Validate() error {
+	n := len(s.Nodes)
+	for i, nd := range s.Nodes {
+		w := fmt.Sprintf("nodes[%d]", i)
+		if nd.Parent < -1 || nd.Parent >= n || nd.Parent == i {
+			return invalid(w, "parent %d out of range", nd.Parent)
+		}
+		if !allFinite(nd.Translation[:]) || !allFinite(nd.Rotation[:]) || !allFinite(nd.Scale[:]) {
+			return invalid(w, "non-finite rest transform")
+		}
+	}
+	// Cycle check: walking up from any node must reach a root within n steps.
+	for i := range s.Nodes {
+		p, steps := s.Nodes[i].Parent, 0
+		for p >= 0 {
+			if steps++; steps > n {
+				return invalid(fmt.Sprintf("nodes[%d]", i), "parent chain has a cycle")
+			}
+			p = s.Nodes[p].Parent
+		}
+	}
+	for i, m := range s.Materials {
+		if m.Texture < -1 || m.Texture >= len(s.Textures) {
+			return invalid(fmt.Sprintf("materials[%d]", i), "texture %d out of range", m.Texture)
+		}
+		if m.TexCoord < 0 {
+			return invalid(fmt.Sprintf("materials[%d]", i), "negative texcoord %d", m.TexCoord)
+		}
+		if !allFinite(m.BaseColor[:]) {
+			return invalid(fmt.Sprintf("materials[%d]", i), "non-finite colour")
+		}
+	}
+	for i, sk := range s.Skins {
+		w := fmt.Sprintf("skins[%d]", i)
+		if len(sk.Joints) == 0 {
+			return invalid(w, "no joints")
+		}
+		if len(sk.InverseBind) != len(sk.Joints) {
+			return invalid(w, "%d inverse bind matrices for %d joints", len(sk.InverseBind), len(sk.Joints))
+		}
+		seen := make(map[int]bool, len(sk.Joints))
+		for j, jn := range sk.Joints {
+			if jn < 0 || jn >= n {
+				return invalid(fmt.Sprintf("%s.joints[%d]", w, j), "node %d out of range", jn)
+			}
+			if seen[jn] {
+				return invalid(fmt.Sprintf("%s.joints[%d]", w, j), "node %d listed twice", jn)
+			}
+			seen[jn] = true
+			if !allFinite(sk.InverseBind[j][:]) {
+				return invalid(fmt.Sprintf("%s.inverseBind[%d]", w, j), "non-finite matrix")
+			}
+		}
+		if sk.Skeleton < -1 || sk.Skeleton >= n {
+			return invalid(w, "skeleton %d out of range", sk.Skeleton)
+		}
+	}
+	for i := range s.Meshes {
+		if err := s.validateMesh(i); err != nil {
+			return err
+		}
+	}
+	for i, a := range s.Animations {
+		w := fmt.Sprintf("animations[%d]", i)
+		if !finite32(a.Duration) || a.Duration < 0 {
+			return invalid(w, "bad duration %v", a.Duration)
+		}
+		for c, ch := range a.Channels {
+			cw := fmt.Sprintf("%s.channels[%d]", w, c)
+			if ch.Node < 0 || ch.Node >= n {
+				return invalid(cw, "node %d out of range", ch.Node)
+			}
+			switch ch.Path {
+			case PathTranslation, PathRotation, PathScale:
+			default:
+				return invalid(cw, "unknown path %q", ch.Path)
+			}
+			per := ch.Path.Width()
+			switch ch.Interp {
+			case Step, Linear:
+			case CubicSpline:
+				per *= 3
+			default:
+				return invalid(cw, "unknown interpolation %q", ch.Interp)
+			}
+			if len(ch.Times) == 0 {
+				return invalid(cw, "no keys")
+			}
+			if len(ch.Values) != per*len(ch.Times) {
+				return invalid(cw, "%d values for %d keys", len(ch.Values), len(ch.Times))
+			}
+			for k, t := range ch.Times {
+				if !finite32(t) || t < 0 || (k > 0 && t <= ch.Times[k-1]) {
+					return invalid(fmt.Sprintf("%s.times[%d]", cw, k), "time %v not strictly increasing from 0", t)
+				}
+			}
+			if !allFinite(ch.Values) {
+				return invalid(cw, "non-finite value")
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Scene) validateMesh(i int) error {
+	m := &s.Meshes[i]
+	w := fmt.Sprintf("meshes[%d]", i)
+	nv := len(m.Positions)
+	if nv == 0 {
+		return invalid(w, "no vertices")
+	}
+	if len(m.Normals) != 0 && len(m.Normals) != nv {
+		return invalid(w, "%d normals for %d vertices", len(m.Normals), nv)
+	}
+	if len(m.Colors) != 0 && len(m.Colors) != nv {
+		return invalid(w, "%d colours for %d vertices", len(m.Colors), nv)
+	}
+	for u, set := range m.UVs {
+		if len(set) != nv {
+			return invalid(w, "uv set %d has %d entries for %d vertices", u, len(set), nv)
+		}
+		for _, uv := range set {
+			if !finite32(uv[0]) || !finite32(uv[1]) {
+				return invalid(w, "uv set %d has a non-finite value", u)
+			}
+		}
+	}
+	for v, p := range m.Positions {
+		if !allFinite(p[:]) {
+			return invalid(fmt.Sprintf("%s.positions[%d]", w, v), "non-finite")
+		}
+	}
+	for v, p := range m.Normals {
+		if !allFinite(p[:]) {
+			return invalid(fmt.Sprintf("%s.normals[%d]", w, v), "non-finite")
+		}
+	}
+	if len(m.Indices) == 0 || len(m.Indices)%3 != 0 {
+		return invalid(w, "%d indices is not a positive multiple of 3", len(m.Indices))
+	}
+	for k, ix := range m.Indices {
+		if int(ix) >= nv {
+			return invalid(fmt.Sprintf("%s.indices[%d]", w, k), "vertex %d out of range (%d vertices)", ix, nv)
+		}
+	}
+	if m.Material < -1 || m.Material >= len(s.Materials) {
+		return invalid(w, "material %d out of range", m.Material)
+	}
+	if m.Material >= 0 {
+		if tc := s.Materials[m.Material].TexCoord; s.Materials[m.Material].Texture >= 0 && tc >= len(m.UVs) {
+			return invalid(w, "material %d uses uv set %d of %d", m.Material, tc, len(m.UVs))
+		}
+	}
+	if m.Skin < -1 || m.Skin >= len(s.Skins) {
+		return invalid(w, "skin %d out of range", m.Skin)
+	}
+	if len(m.Joints) != len(m.Weights) {
+		return invalid(w, "%d joint sets but %d weight sets", len(m.Joints), len(m.Weights))
+	}
+	if m.Skin < 0 {
+		if len(m.Joints) != 0 {
+			return invalid(w, "influences without a skin")
+		}
+		return nil
+	}
+	if len(m.Joints) == 0 {
+		return invalid(w, "skinned mesh without influences")
+	}
+	nj := len(s.Skins[m.Skin].Joints)
+	for set := range m.Joints {
+		if len(m.Joints[set]) != nv || len(m.Weights[set]) != nv {
+			return invalid(w, "influence set %d does not cover %d vertices", set, nv)
+		}
+	}
+	for v := 0; v < nv; v++ {
+		var sum float32
+		for set := range m.Joints {
+			for k := 0; k < 4; k++ {
+				wt := m.Weights[set][v][k]
+				if !finite32(wt) || wt < 0 {
+					return invalid(fmt.Sprintf("%s.weights[%d][%d]", w, set, v), "bad weight %v", wt)
+				}
+				if int(m.Joints[set][v][k]) >= nj {
+					return invalid(fmt.Sprintf("%s.joints[%d][%d]", w, set, v), "joint %d out of range (%d joints)", m.Joints[set][v][k], nj)
+				}
+				sum += wt
+			}
+		}
+		if sum < 1-weightTolerance || sum > 1+weightTolerance {
+			return invalid(fmt.Sprintf("%s.weights[*][%d]", w, v), "weights sum to %v, not 1", sum)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package translate
+
+import (
+	"fmt"
+
+	"github.com/modelfs/modelfs/translate/gltfenc"
+	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/objenc"
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// Version identifies the translator's output. Bump it whenever any output byte may change, so
+// caches keyed on it are invalidated.
+const Version = "1"
+
+// Kind is one output document type.
+type Kind string
+
+// Output kinds, named by their file extensions.
+const (
+	GLTF Kind = "gltf"
+	GLB  Kind = "glb"
+	OBJ  Kind = "obj"
+	MTL  Kind = "mtl"
+	JSON Kind = "json"
+)
+
+// Kinds lists every output kind in a stable order.
+var Kinds = []Kind{GLTF, GLB, OBJ, MTL, JSON}
+
+// KindOf returns the output kind named by an extension such as ".gltf" or "gltf".
+func KindOf(ext string) (Kind, bool) {
+	if len(ext) > 0 && ext[0] == '.' {
+		ext = ext[1:]
+	}
+	for _, k := range Kinds {
+		if string(k) == ext {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// EncodeOptions tune the encoders.
+type EncodeOptions struct {
+	// MTLName is the file name an OBJ's mtllib line refers to. Empty means no mtllib line.
+	MTLName string
+}
+
+// Decode sniffs src, decodes it with the matching format and validates the scene. A panic in
+// the decoder is returned as an *InternalError.
+func Decode(src Source) (s *scene.Scene, f *Format, err error) {
+	head := src.Data
+	if len(head) > SniffLen {
+		head = head[:SniffLen]
+	}
+	f, err = Sniff(src.Name, head)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, &InternalError{File: src.Name, Stage: "decode", Panic: r}
+		}
+	}()
+	s, err = f.Decode(src)
+	if err != nil {
+		return nil, f, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, f, &FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
+	}
+	return s, f, nil
+}
+
+// Encode serialises a validated scene as kind.
+func Encode(s *scene.Scene, kind Kind, opt EncodeOptions) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, &InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
+		}
+	}()
+	switch kind {
+	case GLTF:
+		return gltfenc.Encode(s, gltfenc.Options{})
+	case GLB:
+		return gltfenc.Encode(s, gltfenc.Options{Binary: true})
+	case OBJ:
+		return objenc.EncodeOBJ(s, opt.MTLName)
+	case MTL:
+		return objenc.EncodeMTL(s)
+	case JSON:
+		return metajson.Encode(s)
+	}
+	return nil, fmt.Errorf("unknown output kind %q", kind)
+}
+
+// Translate decodes src and encodes it as kind.
+func Translate(src Source, kind Kind, opt EncodeOptions) ([]byte, error) {
+	s, _, err := Decode(src)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(s, kind, opt)
+}
