@@ -166,7 +166,7 @@ type Animation struct {
 	// seconds (both 0 when the source keeps one key array per clip).
 	Start, End float64
 	Channels   []Channel
-	Extras   Extras
+	Extras     Extras
 }
 
 // Channel animates one property of one node.

@@ -1,4 +1,4 @@
-package mdx
+package wc3
 
 // This file is the raw Warcraft III model: a faithful, format-neutral image of what an MDL or
 // MDX file holds, before any conversion. Both readers fill exactly these structures, so the two
