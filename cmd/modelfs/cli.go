@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/modelfs/modelfs/translate"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0 // success
+	exitFailure = 1 // the model could not be read or translated
+	exitUsage   = 2 // bad command line
+	exitIO      = 3 // a file could not be read or written
+)
+
+// cli is the command-line grammar.
+type cli struct {
+	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json."`
+	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
+}
+
+// env is what subcommands get to run with.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// parse parses args into a cli without exiting the process. It returns the kong context, or
+// an error for a bad command line; help requests return (nil, nil) after printing.
+func parse(args []string, stdout, stderr io.Writer) (*kong.Context, error) {
+	var c cli
+	helped := false
+	k, err := kong.New(&c,
+		kong.Name("modelfs"),
+		kong.Description("Open old game models with today's tools: translate Warcraft III MDL/MDX models to glTF, OBJ and JSON."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(int) { helped = true }),
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		return nil, err
+	}
+	ctx, err := k.Parse(args)
+	if helped {
+		return nil, nil
+	}
+	return ctx, err
+}
+
+// run executes the command line and returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, err := parse(args, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "modelfs: %v\n", err)
+		return exitUsage
+	}
+	if ctx == nil {
+		return exitOK
+	}
+	if err := ctx.Run(&env{stdout: stdout, stderr: stderr}); err != nil {
+		fmt.Fprintf(stderr, "modelfs: %v\n", err)
+		return exitCode(err)
+	}
+	return exitOK
+}
+
+// usageError marks an error in how the command was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitCode maps an error to the process exit status.
+func exitCode(err error) int {
+	var ue *usageError
+	var fe *translate.FormatError
+	var un *translate.UnsupportedError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &fe), errors.As(err, &un):
+		return exitFailure
+	case errors.As(err, &pe):
+		return exitIO
+	}
+	return exitFailure
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// convertCmd is `modelfs convert`.
+type convertCmd struct {
+	In   string `arg:"" help:"Model file to translate (.mdl, .mdx)."`
+	Out  string `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl) picks the output kind. An .obj gets its .mtl written beside it."`
+	Root string `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
+}
+
+// openModel reads the model at in under root (default: its directory) and returns it as a
+// translate.Source named by its path relative to root.
+func openModel(in, rootDir string) (translate.Source, *os.Root, error) {
+	if rootDir == "" {
+		rootDir = filepath.Dir(in)
+	}
+	absIn, err := filepath.Abs(in)
+	if err != nil {
+		return translate.Source{}, nil, err
+	}
+	absRoot, err := filepath.Abs(rootDir)
+	if err != nil {
+		return translate.Source{}, nil, err
+	}
+	rel, err := filepath.Rel(absRoot, absIn)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return translate.Source{}, nil, &usageError{fmt.Sprintf("%s is not inside the root %s", in, rootDir)}
+	}
+	root, err := os.OpenRoot(absRoot)
+	if err != nil {
+		return translate.Source{}, nil, err
+	}
+	name := filepath.ToSlash(rel)
+	data, err := translate.ReadFileIn(root, name)
+	if err != nil {
+		root.Close()
+		return translate.Source{}, nil, err
+	}
+	return translate.Source{Name: name, Data: data, Open: translate.RootOpener(root)}, root, nil
+}
+
+// Run translates the input and writes the output file(s).
+func (c *convertCmd) Run(e *env) error {
+	kind, ok := translate.KindOf(strings.ToLower(filepath.Ext(c.Out)))
+	if !ok {
+		return &usageError{fmt.Sprintf("cannot tell the output kind from %q: use .gltf, .glb, .obj, .mtl or .json", c.Out)}
+	}
+	src, root, err := openModel(c.In, c.Root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	s, _, err := translate.Decode(src)
+	if err != nil {
+		return err
+	}
+	mtl := strings.TrimSuffix(c.Out, filepath.Ext(c.Out)) + ".mtl"
+	if err := writeKind(s, kind, c.Out, filepath.Base(mtl)); err != nil {
+		return err
+	}
+	if kind == translate.OBJ {
+		return writeKind(s, translate.MTL, mtl, "")
+	}
+	return nil
+}
+
+// writeKind encodes s as kind and writes it to path atomically.
+func writeKind(s *scene.Scene, kind translate.Kind, path, mtlName string) error {
+	out, err := translate.Encode(s, kind, translate.EncodeOptions{MTLName: mtlName})
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, out)
+}
+
+// writeAtomic writes data to a temporary file beside path and renames it into place, so a
+// reader never sees a half-written file.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(f.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
