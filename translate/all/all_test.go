@@ -1,0 +1,200 @@
+package all_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/translate"
+	_ "github.com/modelfs/modelfs/translate/all"
+	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/wc3"
+	"github.com/modelfs/modelfs/translate/wc3/mdl"
+	"github.com/modelfs/modelfs/translate/wc3/mdx"
+)
+
+// model is one source file to translate: its name relative to its root, and the root.
+type model struct{ root, name string }
+
+func sampleModels(t *testing.T) []model {
+	root := filepath.Join(corpus.RepoRoot(t), "testdata", "sample")
+	return modelsUnder(t, root)
+}
+
+func corpusModels(t *testing.T) []model {
+	return modelsUnder(t, filepath.Join(corpus.Dir(t), "wc3"))
+}
+
+func modelsUnder(t *testing.T, root string) []model {
+	var out []model
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !translate.IsModelName(p) {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out = append(out, model{root, filepath.ToSlash(rel)})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no models under %s", root)
+	}
+	return out
+}
+
+func load(t *testing.T, m model) translate.Source {
+	t.Helper()
+	r, err := os.OpenRoot(m.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	data, err := translate.ReadFileIn(r, m.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return translate.Source{Name: m.name, Data: data, Open: translate.RootOpener(r)}
+}
+
+// TestTranslateEverything translates every shipped sample and every Warcraft III corpus model to
+// every output kind: the outputs are deterministic, every .json validates against the schema,
+// and every .gltf and .glb passes the Khronos validator with no errors.
+func TestTranslateEverything(t *testing.T) {
+	models := append(sampleModels(t), corpusModels(t)...)
+	out := t.TempDir()
+	var gltfs []string
+	for _, m := range models {
+		src := load(t, m)
+		for _, kind := range translate.Kinds {
+			opt := translate.EncodeOptions{MTLName: filepath.Base(m.name) + ".mtl"}
+			a, err := translate.Translate(src, kind, opt)
+			if err != nil {
+				t.Errorf("%s → %s: %v", m.name, kind, err)
+				continue
+			}
+			b, err := translate.Translate(src, kind, opt)
+			if err != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s → %s: not deterministic (%v)", m.name, kind, err)
+			}
+			if kind == translate.JSON {
+				if err := metajson.Validate(a); err != nil {
+					t.Errorf("%s.json does not match the schema: %v", m.name, err)
+				}
+			}
+			if kind == translate.GLTF || kind == translate.GLB {
+				p := filepath.Join(out, strings.ReplaceAll(filepath.Dir(m.root), string(filepath.Separator), "_")+"_"+strings.ReplaceAll(m.name, "/", "_")+"."+string(kind))
+				if err := os.WriteFile(p, a, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				gltfs = append(gltfs, p)
+			}
+		}
+	}
+	gltfvalidate.Check(t, gltfs...)
+}
+
+// comparable returns a copy of m without what only one of the two forms can express: reader
+// warnings and the MDX-only sequence sync points.
+func comparable(m *wc3.Model) wc3.Model {
+	c := *m
+	c.Warnings = nil
+	c.Sequences = append([]wc3.Sequence(nil), m.Sequences...)
+	for i := range c.Sequences {
+		c.Sequences[i].SyncPoint = 0
+	}
+	return c
+}
+
+// TestMDLMatchesMDX reads each model that exists in both forms and requires the same raw model
+// and the same scene from both.
+func TestMDLMatchesMDX(t *testing.T) {
+	pairs := [][2]string{}
+	sample := filepath.Join(corpus.RepoRoot(t), "testdata", "sample")
+	for _, m := range modelsUnder(t, sample) {
+		if strings.HasSuffix(m.name, ".mdl") {
+			pairs = append(pairs, [2]string{filepath.Join(sample, m.name), filepath.Join(sample, strings.TrimSuffix(m.name, ".mdl")+".mdx")})
+		}
+	}
+	c := corpus.Dir(t)
+	pairs = append(pairs, [2]string{filepath.Join(c, "wc3/Units/Tunable/TunableShield.mdl"), filepath.Join(c, "wc3/Units/Tunable/TunableShield.mdx")})
+	for _, p := range pairs {
+		t.Run(filepath.Base(p[0]), func(t *testing.T) {
+			textData, err := os.ReadFile(p[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			binData, err := os.ReadFile(p[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := mdl.Read(p[0], textData)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bin, err := mdx.Read(p[1], binData)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := comparable(text), comparable(bin)
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("raw models differ:\n%s", diffModels(a, b))
+			}
+			sa, err := wc3.Build(text, translate.Source{Name: "x"}, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb, err := wc3.Build(bin, translate.Source{Name: "x"}, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sa.Warnings, sb.Warnings = nil, nil
+			if !reflect.DeepEqual(sa, sb) {
+				t.Fatal("scenes differ")
+			}
+		})
+	}
+}
+
+// diffModels names the top-level fields that differ.
+func diffModels(a, b wc3.Model) string {
+	var sb strings.Builder
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := 0; i < va.NumField(); i++ {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			sb.WriteString("  " + va.Type().Field(i).Name + "\n")
+		}
+	}
+	return sb.String()
+}
+
+// TestErrorsNameTheFile checks the error text for unreadable models.
+func TestErrorsNameTheFile(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data string
+		want string
+	}{
+		{"quake.mdl", "IDPO\x06\x00\x00\x00", "Quake"},
+		{"empty.mdx", "", "empty file"},
+		{"short.mdx", "MDLX\x56\x45\x52\x53", "mdx"},
+		{"junk.mdl", "Version { FormatVersion 800, }\nGeoset { Vertices 1 { { 1, 2 } } }", "mdl"},
+	} {
+		_, err := translate.Translate(translate.Source{Name: "dir/" + tc.name, Data: []byte(tc.data)}, translate.GLTF, translate.EncodeOptions{})
+		if err == nil || !strings.Contains(err.Error(), "dir/"+tc.name) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v; want one naming the file and %q", tc.name, err, tc.want)
+		}
+		var fe *translate.FormatError
+		var ue *translate.UnsupportedError
+		if !errors.As(err, &fe) && !errors.As(err, &ue) {
+			t.Errorf("%s: error %T is not typed", tc.name, err)
+		}
+	}
+}
