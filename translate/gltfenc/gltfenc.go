@@ -1,8 +1,33 @@
 // Package gltfenc writes a scene as glTF 2.0: a self-contained .gltf with data-URI buffers, or a .glb.
+//
+// Layout of the output:
+//   - node i is scene node i; after the scene nodes comes one node per mesh (named after the
+//     mesh, at the scene root) that carries the mesh and, when skinned, its skin;
+//   - the scene's roots are the scene nodes without a parent, then the mesh nodes;
+//   - every mesh has one triangle primitive; every animation one sampler per channel;
+//   - all binary data lives in one buffer: a base64 data URI in .gltf, the BIN chunk in .glb.
+//
+// Vertex attributes and indices get one bufferView each (4-byte aligned, with byteStride and
+// target); animation keys and inverse bind matrices share one bufferView per kind; samplers
+// with identical key times share one input accessor.
+//
+// The Khronos validator is stricter than scene.Validate, so the encoder repairs what it can as
+// it writes: a skin whose joints lie in several trees gets a synthetic common root node (after
+// the mesh nodes, holding the scene's roots) and a valid skeleton; weights are renormalised to
+// sum to 1 within float32 precision, repeated joints merged and zero-weight joints cleared;
+// non-unit normals and rotations are normalised; animations without channels and repeated
+// channel targets are left out.
 package gltfenc
 
 import (
+	"bytes"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"math"
+
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/ext/unlit"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -12,7 +37,666 @@ type Options struct {
 	Binary bool // write .glb instead of .gltf
 }
 
-// Encode writes s as glTF. The same scene always gives the same bytes.
-func Encode(s *scene.Scene, opt Options) ([]byte, error) {
-	return nil, errors.New("gltfenc: not implemented")
+// Generator is the asset.generator string of every document written.
+const Generator = "modelfs"
+
+// Encode writes s as glTF. The same scene always gives the same bytes. s should have passed
+// scene.Validate; an inconsistent scene gives an error, never a panic.
+func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("gltfenc: inconsistent scene: %v", r)
+		}
+	}()
+	if s == nil {
+		return nil, errors.New("gltfenc: nil scene")
+	}
+	doc, err := Document(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return write(doc, opt)
+}
+
+// Document builds the glTF document for s, with the binary data in doc.Buffers[0].Data
+// (no URI). opt.Binary selects how images will be referenced once textures are decoded.
+func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
+	e := &encoder{s: s, opt: opt, doc: &gltf.Document{
+		Asset: gltf.Asset{
+			Version:   "2.0",
+			Generator: Generator,
+			Extras:    assetExtras(s.Source),
+		},
+	}}
+	e.bin.b = make([]byte, 0, plannedSize(s))
+	if err := e.build(); err != nil {
+		return nil, err
+	}
+	return e.doc, nil
+}
+
+// write serialises doc with qmuntal/gltf's encoder.
+func write(doc *gltf.Document, opt Options) ([]byte, error) {
+	if !opt.Binary && len(doc.Buffers) == 1 && doc.Buffers[0].URI == "" {
+		if out, ok, err := writeSpliced(doc); ok || err != nil {
+			return out, err
+		}
+	}
+	size := 4096
+	if len(doc.Buffers) > 0 {
+		n := len(doc.Buffers[0].Data)
+		if opt.Binary {
+			size += n
+		} else {
+			size += base64.StdEncoding.EncodedLen(n)
+		}
+	}
+	var out bytes.Buffer
+	out.Grow(size)
+	enc := gltf.NewEncoder(&out)
+	enc.AsBinary = opt.Binary
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("gltfenc: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// dataURIPrefix starts the buffer's data URI in .gltf output.
+const dataURIPrefix = "data:application/octet-stream;base64,"
+
+// writeSpliced writes a .gltf whose buffer is a data URI without passing the base64 text
+// through encoding/json, which is slow on a string of many megabytes: the document is encoded
+// with a bare prefix as the URI, and the base64 text is encoded straight into the output after
+// it. ok is false when the prefix does not occur exactly once in the JSON (an extras string
+// could mimic it), and the caller then takes the plain path; the result is the same bytes.
+func writeSpliced(doc *gltf.Document) (out []byte, ok bool, err error) {
+	buf := doc.Buffers[0]
+	data := buf.Data
+	buf.URI = dataURIPrefix
+	defer func() { buf.URI = "" }()
+	var js bytes.Buffer
+	enc := gltf.NewEncoder(&js)
+	enc.AsBinary = false
+	if err := enc.Encode(doc); err != nil {
+		return nil, false, fmt.Errorf("gltfenc: %w", err)
+	}
+	needle := []byte(`"uri":"` + dataURIPrefix + `"`)
+	head := js.Bytes()
+	at := bytes.Index(head, needle)
+	if at < 0 || bytes.Contains(head[at+len(needle):], needle) {
+		return nil, false, nil
+	}
+	at += len(needle) - 1 // just before the closing quote
+	n := base64.StdEncoding.EncodedLen(len(data))
+	out = make([]byte, len(head)+n)
+	copy(out, head[:at])
+	encodeBase64(out[at:at+n], data)
+	copy(out[at+n:], head[at:])
+	return out, true, nil
+}
+
+func assetExtras(src scene.Source) map[string]any {
+	x := map[string]any{}
+	if src.Path != "" {
+		x["source"] = src.Path
+	}
+	if src.Format != "" {
+		x["format"] = src.Format
+	}
+	if src.Version != 0 {
+		x["version"] = src.Version
+	}
+	if len(x) == 0 {
+		return nil
+	}
+	return x
+}
+
+// encoder accumulates one document.
+type encoder struct {
+	s   *scene.Scene
+	opt Options
+	doc *gltf.Document
+	bin binWriter
+
+	animView  int            // bufferView shared by animation keys, -1 until created
+	ibmView   int            // bufferView shared by inverse bind matrices, -1 until created
+	times     map[string]int // raw key times → input accessor, shared between samplers
+	skeletons []int          // per skin: the skeleton node written, -1 for none
+}
+
+func (e *encoder) build() error {
+	s := e.s
+	e.animView, e.ibmView = -1, -1
+	if err := e.nodes(); err != nil {
+		return err
+	}
+	for i := range s.Materials {
+		m, err := e.material(i)
+		if err != nil {
+			return err
+		}
+		e.doc.Materials = append(e.doc.Materials, m)
+	}
+	if err := e.skins(); err != nil {
+		return err
+	}
+	for i := range s.Meshes {
+		if err := e.mesh(i); err != nil {
+			return err
+		}
+	}
+	e.animations()
+	if n := len(e.bin.b); n > 0 {
+		e.doc.Buffers = []*gltf.Buffer{{ByteLength: n, Data: e.bin.b}}
+	}
+	return nil
+}
+
+// plannedSize is the buffer size the scene needs (an upper bound: shared key times may shrink
+// it), so the buffer is allocated once.
+func plannedSize(s *scene.Scene) int {
+	n := 0
+	for i := range s.Meshes {
+		m := &s.Meshes[i]
+		nv := len(m.Positions)
+		n += nv * 12
+		if len(m.Normals) == nv {
+			n += nv * 12
+		}
+		n += len(m.UVs) * nv * 8
+		if len(m.Colors) == nv {
+			n += nv * 16
+		}
+		jsize := 8
+		if m.Skin >= 0 && m.Skin < len(s.Skins) && len(s.Skins[m.Skin].Joints) <= 256 {
+			jsize = 4
+		}
+		n += len(m.Joints) * nv * (jsize + 16)
+		isize := 4
+		if nv < 65536 {
+			isize = 2
+		}
+		n += align4(len(m.Indices) * isize)
+	}
+	for _, sk := range s.Skins {
+		n += len(sk.InverseBind) * 64
+	}
+	for _, a := range s.Animations {
+		for _, c := range a.Channels {
+			n += (len(c.Times) + len(c.Values)) * 4
+		}
+	}
+	return n
+}
+
+// view adds a bufferView over the bytes written since start and pads the buffer to 4 bytes.
+func (e *encoder) view(start int, target gltf.Target, stride int) int {
+	e.doc.BufferViews = append(e.doc.BufferViews, &gltf.BufferView{
+		Buffer:     0,
+		ByteOffset: start,
+		ByteLength: len(e.bin.b) - start,
+		ByteStride: stride,
+		Target:     target,
+	})
+	e.bin.pad()
+	return len(e.doc.BufferViews) - 1
+}
+
+// viewAt adds a bufferView over n bytes at start, already written and 4-byte aligned.
+func (e *encoder) viewAt(start, n int, target gltf.Target, stride int) int {
+	e.doc.BufferViews = append(e.doc.BufferViews, &gltf.BufferView{
+		ByteOffset: start, ByteLength: n, ByteStride: stride, Target: target,
+	})
+	return len(e.doc.BufferViews) - 1
+}
+
+// accessor adds an accessor and returns its index.
+func (e *encoder) accessor(a *gltf.Accessor) int {
+	e.doc.Accessors = append(e.doc.Accessors, a)
+	return len(e.doc.Accessors) - 1
+}
+
+// vertexAccessor adds an accessor over a bufferView of its own holding the bytes written since
+// start.
+func (e *encoder) vertexAccessor(start int, ct gltf.ComponentType, t gltf.AccessorType, count int, lo, hi []float64) int {
+	stride := gltf.SizeOfElement(ct, t)
+	v := e.view(start, gltf.TargetArrayBuffer, stride)
+	return e.accessor(&gltf.Accessor{BufferView: gltf.Index(v), ComponentType: ct, Type: t, Count: count, Min: lo, Max: hi})
+}
+
+// SyntheticRootName names the node added above the scene's roots when a skin's joints have no
+// common root (glTF requires one).
+const SyntheticRootName = "modelfs_root"
+
+// nodes writes the scene nodes, then one node per mesh, then the synthetic root if one is
+// needed, and the single scene.
+func (e *encoder) nodes() error {
+	s := e.s
+	n := len(s.Nodes)
+	for i, nd := range s.Nodes {
+		if nd.Parent < -1 || nd.Parent >= n || nd.Parent == i {
+			return fmt.Errorf("gltfenc: node %d has parent %d of %d", i, nd.Parent, n)
+		}
+	}
+	for i := range s.Nodes {
+		for p, steps := s.Nodes[i].Parent, 0; p >= 0; p = s.Nodes[p].Parent {
+			if steps++; steps > n {
+				return fmt.Errorf("gltfenc: node %d: parent chain has a cycle", i)
+			}
+		}
+	}
+	for i, sk := range s.Skins {
+		for _, j := range sk.Joints {
+			if j < 0 || j >= n {
+				return fmt.Errorf("gltfenc: skin %d uses node %d of %d", i, j, n)
+			}
+		}
+		if sk.Skeleton < -1 || sk.Skeleton >= n {
+			return fmt.Errorf("gltfenc: skin %d has skeleton %d of %d", i, sk.Skeleton, n)
+		}
+	}
+	synthetic := -1
+	if e.needsRoot() {
+		synthetic = n + len(s.Meshes)
+	}
+	parent := func(i int) int {
+		if i == synthetic {
+			return -1
+		}
+		if p := s.Nodes[i].Parent; p >= 0 || synthetic < 0 {
+			return p
+		}
+		return synthetic
+	}
+	e.skeletons = make([]int, len(s.Skins))
+	for i, sk := range s.Skins {
+		e.skeletons[i] = skeleton(sk, parent)
+	}
+
+	nodes := make([]*gltf.Node, n+len(s.Meshes), n+len(s.Meshes)+1)
+	var roots []int
+	for i := range s.Nodes {
+		nodes[i] = node(&s.Nodes[i])
+	}
+	for i, nd := range s.Nodes {
+		if nd.Parent >= 0 {
+			nodes[nd.Parent].Children = append(nodes[nd.Parent].Children, i)
+		} else {
+			roots = append(roots, i)
+		}
+	}
+	if synthetic >= 0 {
+		nodes = append(nodes, &gltf.Node{Name: SyntheticRootName, Children: roots, Extras: map[string]any{"kind": "synthetic_root"}})
+		roots = []int{synthetic}
+	}
+	for i := range s.Meshes {
+		m := &s.Meshes[i]
+		mn := &gltf.Node{Name: m.Name, Mesh: gltf.Index(i), Extras: map[string]any{"kind": "mesh"}}
+		if m.Skin >= 0 {
+			mn.Skin = gltf.Index(m.Skin)
+		}
+		roots = append(roots, n+i)
+		nodes[n+i] = mn
+	}
+	e.doc.Nodes = nodes
+	sc := &gltf.Scene{Name: s.Source.Name, Nodes: roots}
+	e.doc.Scenes = []*gltf.Scene{sc}
+	e.doc.Scene = gltf.Index(0)
+	return nil
+}
+
+// topOf returns the root of node i's tree.
+func (e *encoder) topOf(i int) int {
+	for e.s.Nodes[i].Parent >= 0 {
+		i = e.s.Nodes[i].Parent
+	}
+	return i
+}
+
+// needsRoot reports whether some skin has joints in more than one tree.
+func (e *encoder) needsRoot() bool {
+	for _, sk := range e.s.Skins {
+		if len(sk.Joints) == 0 {
+			continue
+		}
+		top := e.topOf(sk.Joints[0])
+		for _, j := range sk.Joints[1:] {
+			if e.topOf(j) != top {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skeleton returns the skin's skeleton node: the scene's choice when it is an ancestor (or
+// self) of the joints' closest common ancestor, as glTF requires, else that ancestor; -1 when
+// the scene names none and none is needed.
+func skeleton(sk scene.Skin, parent func(int) int) int {
+	if sk.Skeleton < 0 || len(sk.Joints) == 0 {
+		return sk.Skeleton
+	}
+	// Chain from the first joint up to its root; the common ancestor is the highest chain entry
+	// any other joint reaches first.
+	pos := map[int]int{}
+	var chain []int
+	for a := sk.Joints[0]; a >= 0; a = parent(a) {
+		pos[a] = len(chain)
+		chain = append(chain, a)
+	}
+	at := 0
+	for _, j := range sk.Joints[1:] {
+		a := j
+		for a >= 0 {
+			if p, ok := pos[a]; ok {
+				at = max(at, p)
+				break
+			}
+			a = parent(a)
+		}
+		if a < 0 {
+			return -1 // no common root: cannot happen once the synthetic root is in place
+		}
+	}
+	for _, a := range chain[at:] {
+		if a == sk.Skeleton {
+			return sk.Skeleton
+		}
+	}
+	return chain[at]
+}
+
+// node converts one scene node, leaving out identity transforms.
+func node(nd *scene.Node) *gltf.Node {
+	n := &gltf.Node{Name: nd.Name}
+	if nd.Translation != [3]float32{} {
+		n.Translation = [3]float64{r32(nd.Translation[0]), r32(nd.Translation[1]), r32(nd.Translation[2])}
+	}
+	if q := unitQuat(nd.Rotation); q != [4]float32{0, 0, 0, 1} {
+		n.Rotation = [4]float64{r32(q[0]), r32(q[1]), r32(q[2]), r32(q[3])}
+	}
+	// A zero scale cannot be written through qmuntal/gltf (it reads [0 0 0] as "unset") and
+	// becomes the default 1.
+	if nd.Scale != [3]float32{1, 1, 1} {
+		n.Scale = [3]float64{r32(nd.Scale[0]), r32(nd.Scale[1]), r32(nd.Scale[2])}
+	}
+	x := make(map[string]any, len(nd.Extras)+1)
+	for k, v := range nd.Extras {
+		x[k] = v
+	}
+	if nd.Kind != "" {
+		x["kind"] = string(nd.Kind)
+	}
+	if len(x) > 0 {
+		n.Extras = x
+	}
+	return n
+}
+
+// unitQuat returns q scaled to unit length; a zero quaternion becomes the identity. A
+// quaternion already unit to float32 precision is returned unchanged, bit for bit.
+func unitQuat(q [4]float32) [4]float32 {
+	l2 := float64(q[0])*float64(q[0]) + float64(q[1])*float64(q[1]) + float64(q[2])*float64(q[2]) + float64(q[3])*float64(q[3])
+	if math.Abs(l2-1) <= 1e-6 {
+		return q
+	}
+	if l2 == 0 || math.IsNaN(l2) || math.IsInf(l2, 0) {
+		return [4]float32{0, 0, 0, 1}
+	}
+	inv := 1 / math.Sqrt(l2)
+	return [4]float32{float32(float64(q[0]) * inv), float32(float64(q[1]) * inv), float32(float64(q[2]) * inv), float32(float64(q[3]) * inv)}
+}
+
+// material converts material i. Metallic 0 and roughness 1 approximate the sources' diffuse
+// shading.
+func (e *encoder) material(i int) (*gltf.Material, error) {
+	m := &e.s.Materials[i]
+	bc := m.BaseColor
+	pbr := &gltf.PBRMetallicRoughness{
+		MetallicFactor:  gltf.Float(0),
+		RoughnessFactor: gltf.Float(1),
+	}
+	if bc != [4]float32{1, 1, 1, 1} {
+		pbr.BaseColorFactor = &[4]float64{r32(clamp01(bc[0])), r32(clamp01(bc[1])), r32(clamp01(bc[2])), r32(clamp01(bc[3]))}
+	}
+	out := &gltf.Material{Name: m.Name, PBRMetallicRoughness: pbr, DoubleSided: m.DoubleSided}
+	switch m.AlphaMode {
+	case scene.AlphaMask:
+		out.AlphaMode = gltf.AlphaMask
+		out.AlphaCutoff = gltf.Float(r32(max(m.AlphaCutoff, 0)))
+	case scene.AlphaBlend:
+		out.AlphaMode = gltf.AlphaBlend
+	}
+	if m.Unlit {
+		out.Extensions = gltf.Extensions{unlit.ExtensionName: unlit.Unlit{}}
+		e.useExtension(unlit.ExtensionName)
+	}
+	x := make(map[string]any, len(m.Extras)+2)
+	for k, v := range m.Extras {
+		x[k] = v
+	}
+	if len(m.Flags) > 0 {
+		x["flags"] = m.Flags
+	}
+	if m.Texture >= len(e.s.Textures) {
+		return nil, fmt.Errorf("gltfenc: material %d uses texture %d of %d", i, m.Texture, len(e.s.Textures))
+	}
+	if m.Texture >= 0 {
+		if ti := e.texture(m.Texture, m.TexCoord); ti != nil {
+			pbr.BaseColorTexture = ti
+		} else {
+			x["texture"] = textureExtras(&e.s.Textures[m.Texture], m.TexCoord)
+		}
+	}
+	if len(x) > 0 {
+		out.Extras = x
+	}
+	return out, nil
+}
+
+func clamp01(f float32) float32 { return min(max(f, 0), 1) }
+
+// texture returns the glTF texture reference for scene texture i, adding the texture, its image
+// and its sampler to the document on first use; nil when the texture cannot be embedded.
+//
+// Images are not decoded yet, so this always returns nil and the material carries the texture's
+// description in its extras instead. This is the one place to add images: by URI for .gltf
+// (e.opt.Binary false), as a bufferView of the buffer for .glb.
+func (e *encoder) texture(i, texCoord int) *gltf.TextureInfo {
+	_, _ = i, texCoord
+	return nil
+}
+
+// textureExtras describes a texture that is not embedded.
+func textureExtras(t *scene.Texture, texCoord int) map[string]any {
+	x := make(map[string]any, len(t.Extras)+6)
+	for k, v := range t.Extras {
+		x[k] = v
+	}
+	if t.Path != "" {
+		x["path"] = t.Path
+	}
+	if t.Resolved != "" {
+		x["resolved"] = t.Resolved
+	}
+	if t.Replaceable != 0 {
+		x["replaceable"] = t.Replaceable
+	}
+	x["wrapU"] = t.WrapU
+	x["wrapV"] = t.WrapV
+	if texCoord != 0 {
+		x["texCoord"] = texCoord
+	}
+	return x
+}
+
+func (e *encoder) useExtension(name string) {
+	for _, n := range e.doc.ExtensionsUsed {
+		if n == name {
+			return
+		}
+	}
+	e.doc.ExtensionsUsed = append(e.doc.ExtensionsUsed, name)
+}
+
+// skins writes the skins; their inverse bind matrices share one bufferView.
+func (e *encoder) skins() error {
+	s := e.s
+	if len(s.Skins) == 0 {
+		return nil
+	}
+	start := len(e.bin.b)
+	offsets := make([]int, len(s.Skins))
+	for i, sk := range s.Skins {
+		offsets[i] = len(e.bin.b) - start
+		e.bin.f32s(flat16(sk.InverseBind))
+	}
+	e.ibmView = e.view(start, gltf.TargetNone, 0)
+	for i, sk := range s.Skins {
+		if len(sk.Joints) == 0 || len(sk.InverseBind) != len(sk.Joints) {
+			return fmt.Errorf("gltfenc: skin %d has %d joints and %d inverse bind matrices", i, len(sk.Joints), len(sk.InverseBind))
+		}
+		acc := e.accessor(&gltf.Accessor{
+			BufferView: gltf.Index(e.ibmView), ByteOffset: offsets[i],
+			ComponentType: gltf.ComponentFloat, Type: gltf.AccessorMat4, Count: len(sk.InverseBind),
+		})
+		out := &gltf.Skin{Name: sk.Name, InverseBindMatrices: gltf.Index(acc), Joints: append([]int(nil), sk.Joints...)}
+		if sk := e.skeletons[i]; sk >= 0 {
+			out.Skeleton = gltf.Index(sk)
+		}
+		e.doc.Skins = append(e.doc.Skins, out)
+	}
+	return nil
+}
+
+// mesh writes mesh i as one primitive.
+func (e *encoder) mesh(i int) error {
+	s := e.s
+	m := &s.Meshes[i]
+	nv := len(m.Positions)
+	if nv == 0 || len(m.Indices) == 0 {
+		return fmt.Errorf("gltfenc: mesh %d has %d vertices and %d indices", i, nv, len(m.Indices))
+	}
+	attrs := gltf.PrimitiveAttributes{}
+
+	pos := flat3(m.Positions)
+	lo, hi := bounds(pos, 3)
+	start := len(e.bin.b)
+	e.bin.f32s(pos)
+	attrs[gltf.POSITION] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec3, nv, lo, hi)
+
+	if len(m.Normals) > 0 {
+		if len(m.Normals) != nv {
+			return fmt.Errorf("gltfenc: mesh %d has %d normals for %d vertices", i, len(m.Normals), nv)
+		}
+		start = len(e.bin.b)
+		e.bin.f32s(flat3(m.Normals))
+		fixNormals(e.bin.b[start:], m.Normals)
+		attrs[gltf.NORMAL] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec3, nv, nil, nil)
+	}
+	for u, set := range m.UVs {
+		if len(set) != nv {
+			return fmt.Errorf("gltfenc: mesh %d uv set %d has %d entries for %d vertices", i, u, len(set), nv)
+		}
+		start = len(e.bin.b)
+		e.bin.f32s(flat2(set))
+		attrs[fmt.Sprintf("TEXCOORD_%d", u)] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec2, nv, nil, nil)
+	}
+	if len(m.Colors) > 0 {
+		if len(m.Colors) != nv {
+			return fmt.Errorf("gltfenc: mesh %d has %d colours for %d vertices", i, len(m.Colors), nv)
+		}
+		start = len(e.bin.b)
+		e.bin.f32s(flat4(m.Colors))
+		attrs[gltf.COLOR_0] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec4, nv, nil, nil)
+	}
+	if m.Skin >= 0 {
+		if err := e.influences(i, attrs); err != nil {
+			return err
+		}
+	}
+
+	start = len(e.bin.b)
+	ct := gltf.ComponentUint
+	if nv < 65536 {
+		ct = gltf.ComponentUshort
+		e.bin.u32sAsU16(m.Indices)
+	} else {
+		e.bin.u32s(m.Indices)
+	}
+	if len(m.Indices)%3 != 0 || maxIndex(m.Indices) >= uint32(nv) {
+		return fmt.Errorf("gltfenc: mesh %d: %d indices are not triangles over %d vertices", i, len(m.Indices), nv)
+	}
+	iv := e.view(start, gltf.TargetElementArrayBuffer, 0)
+	ia := e.accessor(&gltf.Accessor{BufferView: gltf.Index(iv), ComponentType: ct, Type: gltf.AccessorScalar, Count: len(m.Indices)})
+
+	prim := &gltf.Primitive{Attributes: attrs, Indices: gltf.Index(ia)}
+	if m.Material >= len(s.Materials) {
+		return fmt.Errorf("gltfenc: mesh %d uses material %d of %d", i, m.Material, len(s.Materials))
+	}
+	if m.Material >= 0 {
+		prim.Material = gltf.Index(m.Material)
+	}
+	out := &gltf.Mesh{Name: m.Name, Primitives: []*gltf.Primitive{prim}}
+	if len(m.Extras) > 0 {
+		out.Extras = m.Extras
+	}
+	e.doc.Meshes = append(e.doc.Meshes, out)
+	return nil
+}
+
+// influences writes the JOINTS_n and WEIGHTS_n attributes of skinned mesh i.
+func (e *encoder) influences(i int, attrs gltf.PrimitiveAttributes) error {
+	s := e.s
+	m := &s.Meshes[i]
+	nv := len(m.Positions)
+	if m.Skin >= len(s.Skins) {
+		return fmt.Errorf("gltfenc: mesh %d uses skin %d of %d", i, m.Skin, len(s.Skins))
+	}
+	if len(m.Joints) == 0 || len(m.Joints) != len(m.Weights) {
+		return fmt.Errorf("gltfenc: mesh %d has %d joint sets and %d weight sets", i, len(m.Joints), len(m.Weights))
+	}
+	nj := len(s.Skins[m.Skin].Joints)
+	for set := range m.Joints {
+		if len(m.Joints[set]) != nv || len(m.Weights[set]) != nv {
+			return fmt.Errorf("gltfenc: mesh %d influence set %d does not cover %d vertices", i, set, nv)
+		}
+		for _, j := range flat4u16(m.Joints[set]) {
+			if int(j) >= nj {
+				return fmt.Errorf("gltfenc: mesh %d uses joint %d of %d", i, j, nj)
+			}
+		}
+	}
+	small := nj <= 256
+	ct, jsize := gltf.ComponentUshort, 8
+	if small {
+		ct, jsize = gltf.ComponentUbyte, 4
+	}
+	// Reserve all regions (each a multiple of 4 bytes), fill them in one pass, then add views.
+	sets := len(m.Joints)
+	jdst, wdst := make([][]byte, sets), make([][]byte, sets)
+	jat, wat := make([]int, sets), make([]int, sets)
+	for set := 0; set < sets; set++ {
+		jat[set] = len(e.bin.b)
+		jdst[set] = e.bin.grow(nv * jsize)
+		wat[set] = len(e.bin.b)
+		wdst[set] = e.bin.grow(nv * 16)
+	}
+	writeInfluences(jdst, wdst, m.Joints, m.Weights, small)
+	for set := 0; set < sets; set++ {
+		jv := e.viewAt(jat[set], nv*jsize, gltf.TargetArrayBuffer, jsize)
+		attrs[fmt.Sprintf("JOINTS_%d", set)] = e.accessor(&gltf.Accessor{BufferView: gltf.Index(jv), ComponentType: ct, Type: gltf.AccessorVec4, Count: nv})
+		wv := e.viewAt(wat[set], nv*16, gltf.TargetArrayBuffer, 16)
+		attrs[fmt.Sprintf("WEIGHTS_%d", set)] = e.accessor(&gltf.Accessor{BufferView: gltf.Index(wv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec4, Count: nv})
+	}
+	return nil
+}
+
+func maxIndex(ix []uint32) uint32 {
+	var m uint32
+	for _, x := range ix {
+		m = max(m, x)
+	}
+	return m
 }

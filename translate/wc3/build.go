@@ -1,13 +1,843 @@
 package wc3
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
+	"math"
+	"slices"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/anim"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
+// Axes describes the Warcraft III frame and the conversion Build applies.
+const Axes = "Z-up right-handed, converted to Y-up by (x, y, z) → (x, z, −y)"
+
+// TransparentCutoff is the alpha below which the game discards pixels of a Transparent
+// (alpha-tested) layer; it becomes the glTF alphaCutoff.
+const TransparentCutoff = 0.75
+
+// GlobalSequenceNote explains how global-sequence tracks appear in the animations.
+const GlobalSequenceNote = "global-sequence tracks run on their own clock; each animation bakes them " +
+	"repeating across its duration, with the global clock at 0 when the animation starts"
+
+// maxNodes is the most nodes a skin can address with 16-bit joint indices.
+const maxNodes = math.MaxUint16
+
+// builder carries the state of one Build call.
+type builder struct {
+	m        *Model
+	src      translate.Source
+	format   string
+	s        *scene.Scene
+	objs     []object      // nodes in scene order (by ObjectID)
+	byID     map[int32]int // ObjectID → node index
+	pivots   [][3]float32  // converted pivot per node
+	tracks   []nodeTrack   // every node transform track, converted
+	warnings []string
+}
+
+// object is one node of the hierarchy, whatever its block.
+type object struct {
+	node   *Node
+	block  string // MDL block name, e.g. "Bone"
+	kind   scene.NodeKind
+	list   string // key of the scene.Extras list holding its raw struct
+	index  int    // index in that list
+	extras scene.Extras
+}
+
+// nodeTrack is one transform track of one node, ready for cutting.
+type nodeTrack struct {
+	node int
+	path scene.Path
+	tr   *anim.Track
+	gseq int32
+}
+
 // Build converts a raw model read from src (as format "mdl" or "mdx") into a scene.
 func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) {
-	return nil, errors.New("wc3.Build: not implemented")
+	if m == nil {
+		return nil, &translate.FormatError{Format: format, File: src.Name, Offset: -1, Msg: "no model"}
+	}
+	b := &builder{m: m, src: src, format: format, byID: map[int32]int{}}
+	b.s = &scene.Scene{
+		Source: scene.Source{
+			Path: src.Name, Format: format, Version: int(m.Version), Name: m.Name,
+			Axes: Axes, Unit: "Warcraft III units (about 100 per character height)", Scale: 1,
+		},
+		Extras: scene.Extras{},
+	}
+	steps := []func() error{b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	b.modelExtras()
+	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)
+	return b.s, nil
+}
+
+func (b *builder) fail(format string, args ...any) error {
+	return &translate.FormatError{Format: b.format, File: b.src.Name, Offset: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (b *builder) warn(format string, args ...any) {
+	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
+}
+
+// Axis conversions (formats/README.md): positions and directions (x, y, z) → (x, z, −y),
+// quaternions (x, y, z, w) → (x, z, −y, w), scales (x, y, z) → (x, z, y).
+func convPos(v [3]float32) [3]float32  { return [3]float32{v[0], v[2], -v[1]} }
+func convQuat(q [4]float32) [4]float32 { return [4]float32{q[0], q[2], -q[1], q[3]} }
+func convScale(v [3]float32) [3]float32 {
+	return [3]float32{v[0], v[2], v[1]}
+}
+
+// collect lists every object with a node, in block order.
+func (b *builder) collect() []object {
+	m := b.m
+	var out []object
+	add := func(n *Node, block string, kind scene.NodeKind, list string, i int, ex scene.Extras) {
+		out = append(out, object{node: n, block: block, kind: kind, list: list, index: i, extras: ex})
+	}
+	for i := range m.Bones {
+		o := &m.Bones[i]
+		add(&o.Node, "Bone", scene.KindBone, "bones", i, scene.Extras{"geosetId": o.GeosetID, "geosetAnimId": o.GeosetAnimID})
+	}
+	for i := range m.Lights {
+		o := &m.Lights[i]
+		add(&o.Node, "Light", scene.KindLight, "lights", i, scene.Extras{"lightType": lightTypeName(o.Type)})
+	}
+	for i := range m.Helpers {
+		add(&m.Helpers[i], "Helper", scene.KindHelper, "helpers", i, scene.Extras{})
+	}
+	for i := range m.Attachments {
+		o := &m.Attachments[i]
+		add(&o.Node, "Attachment", scene.KindAttachment, "attachments", i, scene.Extras{"path": o.Path, "attachmentId": o.AttachmentID})
+	}
+	for i := range m.ParticleEmitters {
+		o := &m.ParticleEmitters[i]
+		add(&o.Node, "ParticleEmitter", scene.KindEmitter, "particleEmitters", i, scene.Extras{"path": o.Path})
+	}
+	for i := range m.ParticleEmitters2 {
+		o := &m.ParticleEmitters2[i]
+		add(&o.Node, "ParticleEmitter2", scene.KindEmitter, "particleEmitters2", i,
+			scene.Extras{"textureId": o.TextureID, "filterMode": emitterFilterName(o.FilterMode)})
+	}
+	for i := range m.RibbonEmitters {
+		o := &m.RibbonEmitters[i]
+		add(&o.Node, "RibbonEmitter", scene.KindRibbon, "ribbonEmitters", i, scene.Extras{"materialId": o.MaterialID})
+	}
+	for i := range m.Events {
+		o := &m.Events[i]
+		add(&o.Node, "EventObject", scene.KindEvent, "events", i, scene.Extras{"globalSequence": o.GlobalSeq, "frames": o.Frames})
+	}
+	for i := range m.CollisionShapes {
+		o := &m.CollisionShapes[i]
+		add(&o.Node, "CollisionShape", scene.KindCollision, "collisionShapes", i, scene.Extras{"shape": shapeName(o.Type)})
+	}
+	return out
+}
+
+// nodes builds the node hierarchy in ObjectID order with the pivot rest pose.
+func (b *builder) nodes() error {
+	objs := b.collect()
+	if len(objs) > maxNodes {
+		return b.fail("%d objects, more than %d", len(objs), maxNodes)
+	}
+	slices.SortStableFunc(objs, func(x, y object) int { return cmp.Compare(x.node.ObjectID, y.node.ObjectID) })
+	contiguous := true
+	for i, o := range objs {
+		id := o.node.ObjectID
+		if id < 0 {
+			return b.fail("%s %q has negative ObjectId %d", o.block, o.node.Name, id)
+		}
+		if _, dup := b.byID[id]; dup {
+			return b.fail("ObjectId %d used twice (%s %q)", id, o.block, o.node.Name)
+		}
+		b.byID[id] = i
+		contiguous = contiguous && int(id) == i
+	}
+	if !contiguous {
+		b.warn("object ids are not 0…%d in order; nodes are ordered by ObjectId", len(objs)-1)
+	}
+	b.objs = objs
+	b.pivots = make([][3]float32, len(objs))
+	missing := 0
+	for i, o := range objs {
+		if id := int(o.node.ObjectID); id < len(b.m.PivotPoints) {
+			b.pivots[i] = convPos(b.m.PivotPoints[id])
+		} else {
+			missing++
+		}
+	}
+	if missing > 0 {
+		b.warn("%d objects have no pivot point (PivotPoints has %d); taken as the origin", missing, len(b.m.PivotPoints))
+	}
+	parents := make([]int, len(objs))
+	for i, o := range objs {
+		parents[i] = -1
+		if p := o.node.ParentID; p != -1 {
+			pi, ok := b.byID[p]
+			if !ok {
+				return b.fail("%s %q (ObjectId %d) has parent %d, which is no object", o.block, o.node.Name, o.node.ObjectID, p)
+			}
+			parents[i] = pi
+		}
+	}
+	for i := range objs {
+		p, steps := parents[i], 0
+		for p >= 0 {
+			if steps++; steps > len(objs) || p == i {
+				return b.fail("%s %q (ObjectId %d) is its own ancestor", objs[i].block, objs[i].node.Name, objs[i].node.ObjectID)
+			}
+			p = parents[p]
+		}
+	}
+	b.s.Nodes = make([]scene.Node, len(objs))
+	for i, o := range objs {
+		var parentPivot [3]float32
+		if parents[i] >= 0 {
+			parentPivot = b.pivots[parents[i]]
+		}
+		ex := o.extras
+		ex["objectId"] = o.node.ObjectID
+		ex["kind"] = o.block
+		ex["index"] = o.index
+		ex["flags"] = nodeFlagNames(o.node.Flags, o.block)
+		ex["pivot"] = b.pivots[i]
+		b.s.Nodes[i] = scene.Node{
+			Name: o.node.Name, Kind: o.kind, Parent: parents[i],
+			Translation: sub(b.pivots[i], parentPivot),
+			Rotation:    [4]float32{0, 0, 0, 1},
+			Scale:       [3]float32{1, 1, 1},
+			Extras:      ex,
+		}
+	}
+	return nil
+}
+
+func sub(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+// skin makes the one skin whose joints are all nodes, bound at the pivots.
+func (b *builder) skin() error {
+	n := len(b.s.Nodes)
+	if n == 0 {
+		return nil
+	}
+	sk := scene.Skin{Name: b.m.Name, Joints: make([]int, n), InverseBind: make([][16]float32, n), Skeleton: -1}
+	roots := 0
+	for i := range n {
+		sk.Joints[i] = i
+		p := b.pivots[i]
+		sk.InverseBind[i] = [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1}
+		if b.s.Nodes[i].Parent < 0 {
+			roots++
+			sk.Skeleton = i
+		}
+	}
+	if roots != 1 {
+		sk.Skeleton = -1
+	}
+	b.s.Skins = []scene.Skin{sk}
+	return nil
+}
+
+// textures copies the texture table.
+func (b *builder) textures() error {
+	for _, t := range b.m.Textures {
+		tx := scene.Texture{
+			Path: t.Path, Replaceable: int(t.ReplaceableID),
+			WrapU: t.Flags&1 != 0, WrapV: t.Flags&2 != 0,
+			Extras: scene.Extras{"flags": t.Flags},
+		}
+		if name := replaceableName(t.ReplaceableID); name != "" {
+			tx.Extras["replaceable"] = name
+		}
+		b.s.Textures = append(b.s.Textures, tx)
+	}
+	return nil
+}
+
+// materials maps each material's first layer to glTF terms and keeps every layer in Extras.
+func (b *builder) materials() error {
+	for i, m := range b.m.Materials {
+		mat := scene.Material{
+			Name: fmt.Sprintf("Material%d", i), BaseColor: [4]float32{1, 1, 1, 1}, Texture: -1,
+			AlphaMode: scene.AlphaOpaque,
+			Extras:    scene.Extras{"priorityPlane": m.PriorityPlane, "flags": m.Flags, "layers": m.Layers},
+		}
+		mat.Flags = materialFlagNames(m.Flags)
+		if len(m.Layers) == 0 {
+			b.warn("material %d has no layers", i)
+			b.s.Materials = append(b.s.Materials, mat)
+			continue
+		}
+		l := m.Layers[0]
+		if l.TextureID >= 0 && int(l.TextureID) < len(b.s.Textures) {
+			mat.Texture = int(l.TextureID)
+		} else {
+			b.warn("material %d: layer 0 names texture %d of %d", i, l.TextureID, len(b.s.Textures))
+		}
+		mat.TexCoord = int(l.CoordID)
+		if l.AlphaTrack == nil && finite(l.Alpha) {
+			mat.BaseColor[3] = min(max(l.Alpha, 0), 1)
+		}
+		switch l.FilterMode {
+		case FilterNone:
+		case FilterTransparent:
+			mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, TransparentCutoff
+		default:
+			mat.AlphaMode = scene.AlphaBlend
+		}
+		mat.DoubleSided = l.Shading&ShadeTwoSided != 0
+		mat.Unlit = l.Shading&ShadeUnshaded != 0
+		mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
+		mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
+		if l.TextureTrack != nil {
+			b.warn("material %d: layer 0 animates its texture id (flip-book); the static texture %d is used", i, l.TextureID)
+		}
+		b.s.Materials = append(b.s.Materials, mat)
+	}
+	return nil
+}
+
+func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+
+// meshes turns every geoset with triangles into a mesh.
+func (b *builder) meshes() error {
+	for gi := range b.m.Geosets {
+		mesh, err := b.mesh(gi)
+		if err != nil {
+			return err
+		}
+		if mesh != nil {
+			b.s.Meshes = append(b.s.Meshes, *mesh)
+		}
+	}
+	return nil
+}
+
+func (b *builder) mesh(gi int) (*scene.Mesh, error) {
+	g := &b.m.Geosets[gi]
+	nv := len(g.Vertices)
+	mesh := &scene.Mesh{
+		Name: fmt.Sprintf("Geoset%d", gi), Material: -1, Skin: -1,
+		Extras: scene.Extras{
+			"geosetId": gi, "selectionGroup": g.SelectionGroup, "unselectable": g.SelectionFlags&4 != 0,
+			"extent": g.Extent,
+		},
+	}
+	idx, err := b.triangles(gi, g)
+	if err != nil {
+		return nil, err
+	}
+	if nv == 0 || len(idx) == 0 {
+		b.warn("geoset %d has %d vertices and %d triangles; skipped", gi, nv, len(idx)/3)
+		return nil, nil
+	}
+	mesh.Indices = idx
+	mesh.Positions = make([][3]float32, nv)
+	for v, p := range g.Vertices {
+		mesh.Positions[v] = convPos(p)
+	}
+	switch {
+	case len(g.Normals) == nv:
+		mesh.Normals = make([][3]float32, nv)
+		bad := 0
+		for v, n := range g.Normals {
+			c := convPos(n)
+			l := math.Sqrt(float64(c[0])*float64(c[0]) + float64(c[1])*float64(c[1]) + float64(c[2])*float64(c[2]))
+			if l < 1e-12 || math.IsNaN(l) || math.IsInf(l, 0) {
+				bad++
+				mesh.Normals[v] = [3]float32{0, 1, 0}
+				continue
+			}
+			mesh.Normals[v] = [3]float32{float32(float64(c[0]) / l), float32(float64(c[1]) / l), float32(float64(c[2]) / l)}
+		}
+		if bad > 0 {
+			b.warn("geoset %d: %d zero or non-finite normals replaced by +Y", gi, bad)
+		}
+	case len(g.Normals) != 0:
+		b.warn("geoset %d: %d normals for %d vertices; normals dropped", gi, len(g.Normals), nv)
+	}
+	for u, set := range g.UVSets {
+		if len(set) != nv {
+			b.warn("geoset %d: UV set %d has %d entries for %d vertices; dropped", gi, u, len(set), nv)
+			continue
+		}
+		// Warcraft III texture coordinates have their origin at the image's top-left, as glTF's.
+		mesh.UVs = append(mesh.UVs, slices.Clone(set))
+	}
+	if int(g.MaterialID) < len(b.s.Materials) {
+		mesh.Material = int(g.MaterialID)
+		mat := b.s.Materials[mesh.Material]
+		if mat.Texture >= 0 && mat.TexCoord >= len(mesh.UVs) {
+			b.warn("geoset %d: material %d uses UV set %d of %d; padded", gi, mesh.Material, mat.TexCoord, len(mesh.UVs))
+			for len(mesh.UVs) <= mat.TexCoord {
+				if len(mesh.UVs) > 0 {
+					mesh.UVs = append(mesh.UVs, slices.Clone(mesh.UVs[0]))
+				} else {
+					mesh.UVs = append(mesh.UVs, make([][2]float32, nv))
+				}
+			}
+		}
+	} else {
+		b.warn("geoset %d: material %d of %d; no material", gi, g.MaterialID, len(b.s.Materials))
+	}
+	if err := b.skinMesh(gi, g, mesh); err != nil {
+		return nil, err
+	}
+	return mesh, nil
+}
+
+// triangles reads the face groups of a geoset, keeping triangle lists (PTYP 4).
+func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
+	nv := len(g.Vertices)
+	types, counts := g.FaceTypes, g.FaceCounts
+	if len(types) == 0 && len(counts) == 0 && len(g.Faces) > 0 {
+		b.warn("geoset %d: faces without face groups, read as triangles", gi)
+		types, counts = []uint32{4}, []uint32{uint32(len(g.Faces))}
+	}
+	if len(types) != len(counts) {
+		return nil, b.fail("geoset %d: %d face types but %d face counts", gi, len(types), len(counts))
+	}
+	var idx []uint32
+	off := 0
+	for k, ty := range types {
+		c := int(counts[k])
+		if c < 0 || c > len(g.Faces)-off {
+			return nil, b.fail("geoset %d: face group %d needs %d indices, %d left", gi, k, counts[k], len(g.Faces)-off)
+		}
+		group := g.Faces[off : off+c]
+		off += c
+		if ty != 4 {
+			b.warn("geoset %d: face group %d of type %d (not triangles) skipped", gi, k, ty)
+			continue
+		}
+		if r := len(group) % 3; r != 0 {
+			b.warn("geoset %d: face group %d has %d indices, not a multiple of 3; last %d dropped", gi, k, len(group), r)
+			group = group[:len(group)-r]
+		}
+		for j, ix := range group {
+			if int(ix) >= nv {
+				return nil, b.fail("geoset %d: face index %d is vertex %d of %d", gi, off-c+j, ix, nv)
+			}
+			idx = append(idx, uint32(ix))
+		}
+	}
+	if off < len(g.Faces) {
+		b.warn("geoset %d: %d face indices beyond the face groups ignored", gi, len(g.Faces)-off)
+	}
+	return idx, nil
+}
+
+// skinMesh weights each vertex 1/k to the k distinct objects of its matrix group.
+func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
+	nv := len(g.Vertices)
+	if len(g.VertexGroups) == 0 {
+		if len(b.s.Skins) > 0 {
+			b.warn("geoset %d has no vertex groups; left unskinned", gi)
+		}
+		return nil
+	}
+	if len(g.VertexGroups) != nv {
+		return b.fail("geoset %d: %d vertex groups for %d vertices", gi, len(g.VertexGroups), nv)
+	}
+	// Resolve every matrix group to its distinct node indices.
+	groups := make([][]int, len(g.GroupSizes))
+	off := 0
+	for k, size := range g.GroupSizes {
+		if int(size) > len(g.Matrices)-off {
+			return b.fail("geoset %d: matrix group %d has %d objects, %d left in the matrix list", gi, k, size, len(g.Matrices)-off)
+		}
+		for _, id := range g.Matrices[off : off+int(size)] {
+			ni, ok := b.byID[int32(id)]
+			if !ok || id > math.MaxInt32 {
+				return b.fail("geoset %d: matrix group %d names object %d, which is no object", gi, k, id)
+			}
+			if !slices.Contains(groups[k], ni) {
+				groups[k] = append(groups[k], ni)
+			}
+		}
+		off += int(size)
+	}
+	maxK := 0
+	for v, gr := range g.VertexGroups {
+		if int(gr) >= len(groups) {
+			return b.fail("geoset %d: vertex %d is in matrix group %d of %d", gi, v, gr, len(groups))
+		}
+		if len(groups[gr]) == 0 {
+			return b.fail("geoset %d: vertex %d is in the empty matrix group %d", gi, v, gr)
+		}
+		maxK = max(maxK, len(groups[gr]))
+	}
+	sets := (maxK + 3) / 4
+	mesh.Joints = make([][][4]uint16, sets)
+	mesh.Weights = make([][][4]float32, sets)
+	for s := range sets {
+		mesh.Joints[s] = make([][4]uint16, nv)
+		mesh.Weights[s] = make([][4]float32, nv)
+	}
+	for v, gr := range g.VertexGroups {
+		objs := groups[gr]
+		w := float32(1 / float64(len(objs)))
+		for k, ni := range objs {
+			mesh.Joints[k/4][v][k%4] = uint16(ni)
+			mesh.Weights[k/4][v][k%4] = w
+		}
+	}
+	mesh.Skin = 0
+	if maxK > 4 {
+		mesh.Extras["influenceSets"] = sets
+	}
+	return nil
+}
+
+// animations cuts one animation per sequence out of the global timeline.
+func (b *builder) animations() error {
+	if err := b.prepareTracks(); err != nil {
+		return err
+	}
+	for si, sq := range b.m.Sequences {
+		if sq.Interval[1] < sq.Interval[0] {
+			return b.fail("sequence %d %q ends (%d) before it starts (%d)", si, sq.Name, sq.Interval[1], sq.Interval[0])
+		}
+		w := anim.Window{Start: int64(sq.Interval[0]), End: int64(sq.Interval[1])}
+		a := scene.Animation{
+			Name: sq.Name, Duration: float32(float64(w.Duration()) / 1000), Loop: !sq.NonLooping,
+			Start: float64(w.Start) / 1000, End: float64(w.End) / 1000,
+			Extras: scene.Extras{
+				"rarity": sq.Rarity, "moveSpeed": sq.MoveSpeed, "nonLooping": sq.NonLooping,
+				"syncPoint": sq.SyncPoint, "extent": sq.Extent, "interval": sq.Interval,
+				"hiddenGeosets": b.hiddenGeosets(w),
+			},
+		}
+		var globals []scene.Extras
+		baked, capped := 0, 0
+		for _, nt := range b.tracks {
+			res, err := anim.Cut(nt.tr, w)
+			if errors.Is(err, anim.ErrTooManyKeys) {
+				b.warn("sequence %q: node %d %s: %v; held at its starting value", sq.Name, nt.node, nt.path, err)
+				res, err = anim.Cut(nt.tr, anim.Window{Start: w.Start, End: w.Start})
+			}
+			if err != nil {
+				return b.fail("sequence %q: node %d %s: %v", sq.Name, nt.node, nt.path, err)
+			}
+			ch := res.Channel
+			ch.Node, ch.Path = nt.node, nt.path
+			a.Channels = append(a.Channels, ch)
+			if nt.tr.Global {
+				globals = append(globals, scene.Extras{
+					"node": nt.node, "path": string(nt.path), "globalSequence": nt.gseq,
+					"period": float64(nt.tr.Period) / 1000, "repeats": res.Repeats,
+				})
+			}
+			if res.Baked {
+				baked++
+			}
+			if res.Capped {
+				capped++
+			}
+		}
+		if len(globals) > 0 {
+			a.Extras["globalSequenceChannels"] = globals
+			a.Extras["globalSequenceNote"] = GlobalSequenceNote
+		}
+		if baked > 0 {
+			a.Extras["bakedRotationChannels"] = baked
+		}
+		if capped > 0 {
+			a.Extras["bakingCappedChannels"] = capped
+			b.warn("sequence %q: %d rotation channels hit the baking cap of %d samples or the time resolution", sq.Name, capped, anim.MaxBakedKeys)
+		}
+		b.s.Animations = append(b.s.Animations, a)
+	}
+	return nil
+}
+
+// prepareTracks converts every node transform track into scene terms, once.
+func (b *builder) prepareTracks() error {
+	for ni, o := range b.objs {
+		var parentPivot [3]float32
+		if p := b.s.Nodes[ni].Parent; p >= 0 {
+			parentPivot = b.pivots[p]
+		}
+		off := sub(b.pivots[ni], parentPivot)
+		for _, x := range []struct {
+			t    *Track
+			path scene.Path
+		}{{o.node.Translation, scene.PathTranslation}, {o.node.Rotation, scene.PathRotation}, {o.node.Scaling, scene.PathScale}} {
+			if x.t == nil {
+				continue
+			}
+			tr, err := b.convertTrack(x.t, x.path, off)
+			if err != nil {
+				return b.fail("%s %q (ObjectId %d) %s track: %v", o.block, o.node.Name, o.node.ObjectID, x.path, err)
+			}
+			b.tracks = append(b.tracks, nodeTrack{node: ni, path: x.path, tr: tr, gseq: x.t.GlobalSeq})
+		}
+	}
+	return nil
+}
+
+// convertTrack turns a raw node track into an anim.Track in glTF axes: a translation key t
+// becomes off + conv(t) (off = pivot − parentPivot), rotations and scales are converted.
+func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32) (*anim.Track, error) {
+	w := path.Width()
+	n := len(t.Frames)
+	cubic := t.Interp == Hermite || t.Interp == Bezier
+	if len(t.Values) != n*w {
+		return nil, fmt.Errorf("%d values for %d keys of width %d", len(t.Values), n, w)
+	}
+	if cubic && (len(t.InTans) != n*w || len(t.OutTans) != n*w) {
+		return nil, fmt.Errorf("%d in- and %d out-tangents for %d keys of width %d", len(t.InTans), len(t.OutTans), n, w)
+	}
+	tr := &anim.Track{Interp: anim.Interp(t.Interp), Width: w, Rotation: path == scene.PathRotation, Frames: make([]int64, n)}
+	for k, f := range t.Frames {
+		tr.Frames[k] = int64(f)
+	}
+	if t.GlobalSeq >= 0 {
+		if int(t.GlobalSeq) >= len(b.m.GlobalSequences) {
+			return nil, fmt.Errorf("global sequence %d of %d", t.GlobalSeq, len(b.m.GlobalSequences))
+		}
+		tr.Global, tr.Period = true, int64(b.m.GlobalSequences[t.GlobalSeq])
+	}
+	// conv converts a flat list of values; point says whether the offset applies (values and
+	// Bezier control points) or not (Hermite tangents, which are differences).
+	conv := func(src []float32, point bool) []float32 {
+		out := make([]float32, len(src))
+		for k := 0; k+w <= len(src); k += w {
+			switch path {
+			case scene.PathRotation:
+				q := convQuat([4]float32(src[k : k+4]))
+				copy(out[k:], q[:])
+			case scene.PathScale:
+				s := convScale([3]float32(src[k : k+3]))
+				copy(out[k:], s[:])
+			default:
+				p := convPos([3]float32(src[k : k+3]))
+				if point {
+					p = [3]float32{p[0] + off[0], p[1] + off[1], p[2] + off[2]}
+				}
+				copy(out[k:], p[:])
+			}
+		}
+		return out
+	}
+	tr.Values = conv(t.Values, true)
+	if cubic {
+		bez := t.Interp == Bezier
+		tr.InTans, tr.OutTans = conv(t.InTans, bez), conv(t.OutTans, bez)
+	}
+	switch path {
+	case scene.PathRotation:
+		tr.Default = []float32{0, 0, 0, 1}
+	case scene.PathScale:
+		tr.Default = []float32{1, 1, 1}
+	default:
+		tr.Default = off[:]
+	}
+	if err := tr.Check(); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// hiddenGeosets lists the geosets whose geoset animation keeps alpha at 0 throughout window w.
+func (b *builder) hiddenGeosets(w anim.Window) []int {
+	hidden := []int{}
+	for _, ga := range b.m.GeosetAnims {
+		if ga.GeosetID < 0 || int(ga.GeosetID) >= len(b.m.Geosets) {
+			continue
+		}
+		zero := ga.Alpha == 0
+		if t := ga.AlphaTrack; t != nil && len(t.Values) == len(t.Frames) {
+			sw := w
+			if t.GlobalSeq >= 0 && int(t.GlobalSeq) < len(b.m.GlobalSequences) {
+				sw = anim.Window{Start: 0, End: int64(b.m.GlobalSequences[t.GlobalSeq])}
+			}
+			first, end := 0, 0
+			for first < len(t.Frames) && int64(t.Frames[first]) < sw.Start {
+				first++
+			}
+			for end = first; end < len(t.Frames) && int64(t.Frames[end]) <= sw.End; end++ {
+			}
+			if first < end {
+				zero = true
+				for _, v := range t.Values[first:end] {
+					zero = zero && v == 0
+				}
+			}
+		}
+		if zero && !slices.Contains(hidden, int(ga.GeosetID)) {
+			hidden = append(hidden, int(ga.GeosetID))
+		}
+	}
+	slices.Sort(hidden)
+	return hidden
+}
+
+// modelExtras records everything glTF has no place for.
+func (b *builder) modelExtras() {
+	m := b.m
+	ex := b.s.Extras
+	ex["model"] = scene.Extras{
+		"name": m.Name, "version": m.Version, "blendTime": m.BlendTime, "extent": m.Extent,
+		"animationFile": m.AnimFile,
+	}
+	put := func(key string, n int, v any) {
+		if n > 0 {
+			ex[key] = v
+		}
+	}
+	put("sequences", len(m.Sequences), m.Sequences)
+	put("globalSequences", len(m.GlobalSequences), m.GlobalSequences)
+	put("geosetAnimations", len(m.GeosetAnims), m.GeosetAnims)
+	put("textureAnimations", len(m.TextureAnims), m.TextureAnims)
+	put("lights", len(m.Lights), m.Lights)
+	put("particleEmitters", len(m.ParticleEmitters), m.ParticleEmitters)
+	put("particleEmitters2", len(m.ParticleEmitters2), m.ParticleEmitters2)
+	put("ribbonEmitters", len(m.RibbonEmitters), m.RibbonEmitters)
+	put("cameras", len(m.Cameras), m.Cameras)
+	put("events", len(m.Events), m.Events)
+	put("collisionShapes", len(m.CollisionShapes), m.CollisionShapes)
+	put("attachments", len(m.Attachments), m.Attachments)
+	if len(m.GlobalSequences) > 0 {
+		ex["globalSequenceNote"] = GlobalSequenceNote
+	}
+}
+
+// Names of flags and enumerations, as MDL spells them.
+
+func nodeFlagNames(f uint32, block string) []string {
+	names := []string{}
+	for _, x := range []struct {
+		bit  uint32
+		name string
+	}{
+		{NodeDontInheritTranslation, "DontInherit:Translation"}, {NodeDontInheritScaling, "DontInherit:Scaling"},
+		{NodeDontInheritRotation, "DontInherit:Rotation"}, {NodeBillboarded, "Billboarded"},
+		{NodeBillboardedLockX, "BillboardedLockX"}, {NodeBillboardedLockY, "BillboardedLockY"},
+		{NodeBillboardedLockZ, "BillboardedLockZ"}, {NodeCameraAnchored, "CameraAnchored"},
+	} {
+		if f&x.bit != 0 {
+			names = append(names, x.name)
+		}
+	}
+	var extra []struct {
+		bit  uint32
+		name string
+	}
+	switch block {
+	case "ParticleEmitter":
+		extra = []struct {
+			bit  uint32
+			name string
+		}{{0x8000, "EmitterUsesMDL"}, {0x10000, "EmitterUsesTGA"}}
+	case "ParticleEmitter2":
+		extra = []struct {
+			bit  uint32
+			name string
+		}{{0x8000, "Unshaded"}, {0x10000, "SortPrimsFarZ"}, {0x20000, "LineEmitter"}, {0x40000, "Unfogged"}, {0x80000, "ModelSpace"}, {0x100000, "XYQuad"}}
+	}
+	for _, x := range extra {
+		if f&x.bit != 0 {
+			names = append(names, x.name)
+		}
+	}
+	return names
+}
+
+func materialFlagNames(f uint32) []string {
+	var names []string
+	for _, x := range []struct {
+		bit  uint32
+		name string
+	}{{0x1, "ConstantColor"}, {0x8, "SortPrimsNearZ"}, {0x10, "SortPrimsFarZ"}, {0x20, "FullResolution"}} {
+		if f&x.bit != 0 {
+			names = append(names, x.name)
+		}
+	}
+	return names
+}
+
+func shadingNames(f uint32) []string {
+	var names []string
+	for _, x := range []struct {
+		bit  uint32
+		name string
+	}{
+		{ShadeUnshaded, "Unshaded"}, {ShadeSphereEnvMap, "SphereEnvMap"}, {ShadeTwoSided, "TwoSided"},
+		{ShadeUnfogged, "Unfogged"}, {ShadeNoDepthTest, "NoDepthTest"}, {ShadeNoDepthSet, "NoDepthSet"},
+	} {
+		if f&x.bit != 0 {
+			names = append(names, x.name)
+		}
+	}
+	return names
+}
+
+func filterName(m uint32) string {
+	names := []string{"None", "Transparent", "Blend", "Additive", "AddAlpha", "Modulate", "Modulate2x"}
+	if int(m) < len(names) {
+		return names[m]
+	}
+	return fmt.Sprintf("Unknown%d", m)
+}
+
+func emitterFilterName(m uint32) string {
+	names := []string{"Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"}
+	if int(m) < len(names) {
+		return names[m]
+	}
+	return fmt.Sprintf("Unknown%d", m)
+}
+
+func lightTypeName(t uint32) string {
+	names := []string{"Omnidirectional", "Directional", "Ambient"}
+	if int(t) < len(names) {
+		return names[t]
+	}
+	return fmt.Sprintf("Unknown%d", t)
+}
+
+func shapeName(t uint32) string {
+	names := []string{"Box", "Plane", "Sphere", "Cylinder"}
+	if int(t) < len(names) {
+		return names[t]
+	}
+	return fmt.Sprintf("Unknown%d", t)
+}
+
+func replaceableName(id uint32) string {
+	switch id {
+	case 0:
+		return ""
+	case 1:
+		return "TeamColor"
+	case 2:
+		return "TeamGlow"
+	case 11:
+		return "Cliff"
+	case 31:
+		return "LordaeronTree"
+	case 32:
+		return "AshenvaleTree"
+	case 33:
+		return "BarrensTree"
+	case 34:
+		return "NorthrendTree"
+	case 35:
+		return "MushroomTree"
+	case 36:
+		return "RuinsTree"
+	case 37:
+		return "OutlandMushroomTree"
+	}
+	return fmt.Sprintf("Replaceable%d", id)
 }

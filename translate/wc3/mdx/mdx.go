@@ -1,10 +1,31 @@
 // Package mdx reads and writes the binary Warcraft III model format MDX (version 800) and
 // registers it with the translate package.
+//
+// Read turns an MDX file into the raw wc3.Model; Encode writes a wc3.Model back. For a model
+// that follows the conventions of wc3.Model (nil slices for absent data, Track.Width matching
+// the track's kind, tangents only on Hermite/Bezier tracks), Read(Encode(m)) equals m.
+//
+// Decisions worth knowing:
+//   - Only version 800 (Reign of Chaos / The Frozen Throne) is read. Versions 900 and 1000
+//     (Reforged) add fields in the middle of materials, layers and geosets, so no later layout
+//     reads unchanged; they, and any other version, are refused with a FormatError.
+//   - The first chunk must be VERS, and a MODL chunk must be present.
+//   - Unknown chunks are skipped by size, with a warning. Inside an object, a track tag known
+//     elsewhere (e.g. the v900 layer track KMTE) is skipped by its size with a warning; an
+//     entirely unknown tag ends the object's track list with a warning (its size is unknowable).
+//   - Integer-valued tracks (KMTF texture ids, KRTX texture slots) are read as int32 and kept as
+//     float32 values, as MDL text gives them; Encode writes them back as int32 and refuses
+//     non-integer values. Camera roll (KCRL) is a float track.
+//   - An event object without a KEVT block has Frames == nil and GlobalSeq -1; a KEVT block
+//     with no keys gives a non-nil empty Frames.
+//   - Cross-references (texture, material, geoset and object ids, pivot counts) are not
+//     checked; a few cheap consistency checks (per-vertex array lengths, pivot count) add
+//     warnings only. A file cut exactly at a top-level chunk boundary is a well-formed smaller
+//     model and reads without error.
 package mdx
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -25,14 +46,4 @@ func init() {
 			return wc3.Build(m, src, "mdx")
 		},
 	})
-}
-
-// Read decodes an MDX file; name is used in errors.
-func Read(name string, data []byte) (*wc3.Model, error) {
-	return nil, errors.New("mdx.Read: not implemented")
-}
-
-// Encode writes m as an MDX file.
-func Encode(m *wc3.Model) ([]byte, error) {
-	return nil, errors.New("mdx.Encode: not implemented")
 }

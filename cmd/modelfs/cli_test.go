@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelfs/modelfs/translate"
+)
+
+const sample = "../../testdata/sample"
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		inStderr string
+		inStdout string
+	}{
+		{[]string{"--help"}, exitOK, "", "convert"},
+		{[]string{"convert", "--help"}, exitOK, "", "--root"},
+		{[]string{}, exitUsage, "expected", ""},
+		{[]string{"convert", "x.mdx"}, exitUsage, "missing flags: --out", ""},
+		{[]string{"bogus"}, exitUsage, "unexpected argument", ""},
+		{[]string{"convert", filepath.Join(sample, "Units/Crate.mdx"), "-o", filepath.Join(t.TempDir(), "x.fbx")}, exitUsage, "cannot tell the output kind", ""},
+		{[]string{"convert", "/no/such/file.mdx", "-o", "x.gltf"}, exitIO, "no such file", ""},
+		{[]string{"convert", filepath.Join(sample, "Units/Crate.mdx"), "--root", filepath.Join(sample, "Units/Sub"), "-o", "x.gltf"}, exitUsage, "not inside the root", ""},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.inStderr) || !strings.Contains(out, tc.inStdout) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d with %q / %q", code, out, errs, tc.code, tc.inStdout, tc.inStderr)
+			}
+		})
+	}
+}
+
+func TestConvertWritesEveryKind(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(sample, "Units/Swinger.mdx")
+	for _, k := range []string{"gltf", "glb", "obj", "json"} {
+		out := filepath.Join(dir, "Swinger.mdx."+k)
+		if code, _, errs := runCLI(t, "convert", "--root", sample, in, "-o", out); code != exitOK {
+			t.Fatalf("convert → %s: exit %d: %s", k, code, errs)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The file holds exactly what the pipeline produces for the model named by its path
+		// under the root (what the mount will serve).
+		data, _ := os.ReadFile(in)
+		kind, _ := translate.KindOf(k)
+		want, err := translate.Translate(translate.Source{Name: "Units/Swinger.mdx", Data: data}, kind,
+			translate.EncodeOptions{MTLName: "Swinger.mdx.mtl"})
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s output differs from translate.Translate (%v)", k, err)
+		}
+	}
+	obj, _ := os.ReadFile(filepath.Join(dir, "Swinger.mdx.obj"))
+	if !bytes.Contains(obj, []byte("mtllib Swinger.mdx.mtl")) {
+		t.Error("obj does not reference its mtl")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "Swinger.mdx.mtl")); err != nil {
+		t.Errorf("mtl not written beside the obj: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+func TestConvertBadModel(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "Broken.mdx")
+	data, err := os.ReadFile(filepath.Join(sample, "Units/Swinger.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "Broken.gltf")
+	code, _, errs := runCLI(t, "convert", bad, "-o", out)
+	if code != exitFailure {
+		t.Fatalf("exit %d; want %d", code, exitFailure)
+	}
+	if lines := strings.Count(strings.TrimSpace(errs), "\n"); lines != 0 || !strings.Contains(errs, "Broken.mdx") || !strings.Contains(errs, "mdx") {
+		t.Fatalf("stderr %q: want one line naming the file and the format", errs)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatal("a failed convert left an output file")
+	}
+}
+
+func TestInfo(t *testing.T) {
+	code, out, errs := runCLI(t, "info", filepath.Join(sample, "Units/Swinger.mdl"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Swinger.mdl", "Warcraft III model (text MDL)", "version 800", "Stand", "Attack", "meshes 2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package anim
+
+import (
+	"errors"
+	"math"
+
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// BakeTolerance is how far (largest component, quaternions compared up to sign) the slerp
+// between two baked quaternion samples may stray from the true curve.
+const BakeTolerance = 1e-5
+
+// MaxBakedKeys caps the number of extra samples Cut adds to one channel when baking quaternion
+// Hermite/Bezier curves; Result.Capped reports when the cap was hit.
+const MaxBakedKeys = 1 << 14
+
+// MaxSegments caps the number of curve segments one channel may be cut into (many repeats of a
+// short global sequence across a long clip); Cut fails with ErrTooManyKeys beyond it.
+const MaxSegments = 1 << 16
+
+// maxBakeDepth caps the halving of one segment during baking (2^16 pieces).
+const maxBakeDepth = 16
+
+// ErrTooManyKeys is returned by Cut when a channel would need more than MaxSegments segments.
+var ErrTooManyKeys = errors.New("too many keys: global sequence repeats too often in the clip")
+
+// Result is one track cut to one clip.
+type Result struct {
+	// Channel holds the interpolation, times (s) and values; Node and Path are left for the
+	// caller to fill.
+	Channel scene.Channel
+	// Baked says that quaternion Hermite/Bezier curves were baked to LINEAR samples.
+	Baked bool
+	// Capped says that baking stopped at MaxBakedKeys (or at the time resolution) before every
+	// sample interval was within BakeTolerance.
+	Capped bool
+	// Repeats is the number of global-sequence periods (the last one possibly partial) baked
+	// into the clip; 0 for a track that follows the clip's window.
+	Repeats int
+}
+
+// OutputInterp returns the glTF interpolation Cut produces for tr.
+func (tr *Track) OutputInterp() scene.Interp {
+	switch {
+	case tr.Interp == DontInterp:
+		return scene.Step
+	case tr.Interp == Linear || tr.Rotation:
+		return scene.Linear
+	}
+	return scene.CubicSpline
+}
+
+type segKind uint8
+
+const (
+	segHold   segKind = iota // p[0] throughout
+	segLinear                // lerp p[0] → p[3]
+	segCubic                 // Hermite p[0], tangents p[1], p[2] (normalised), p[3]
+	segSlerp                 // slerp p[0] → p[3]
+	segSquad                 // sqlerp(p[0], p[1], p[2], p[3])
+)
+
+// seg is one piece of the curve in clip time (ms). The piece runs over [t0, t1]; only [a, b]
+// lies inside the clip.
+type seg struct {
+	kind   segKind
+	t0, t1 float64
+	a, b   float64
+	p      [4][]float64
+}
+
+func (s *seg) param(t float64) float64 { return (t - s.t0) / (s.t1 - s.t0) }
+
+func (s *seg) value(t float64) []float64 {
+	switch s.kind {
+	case segLinear:
+		return lerp(s.p[0], s.p[3], s.param(t))
+	case segCubic:
+		return hermite(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
+	case segSlerp:
+		return slerp(s.p[0], s.p[3], s.param(t))
+	case segSquad:
+		return sqlerp(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
+	}
+	return s.p[0]
+}
+
+// derivSec is the derivative in units per second (meaningful for hold, linear and cubic).
+func (s *seg) derivSec(t float64) []float64 {
+	w := len(s.p[0])
+	switch s.kind {
+	case segLinear:
+		out := make([]float64, w)
+		for i := range out {
+			out[i] = (s.p[3][i] - s.p[0][i]) * 1000 / (s.t1 - s.t0)
+		}
+		return out
+	case segCubic:
+		out := hermiteDeriv(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
+		for i := range out {
+			out[i] *= 1000 / (s.t1 - s.t0)
+		}
+		return out
+	}
+	return make([]float64, w)
+}
+
+// windowSegs returns the pieces of the curve in source window sw, placed so that sw.Start lands
+// on clip time off, and trimmed to the clip [0, dur].
+func (tr *Track) windowSegs(sw Window, off, dur float64, out []seg) []seg {
+	place := func(f int64) float64 { return off + float64(f-sw.Start) }
+	end := place(sw.End)
+	add := func(s seg) {
+		s.a, s.b = max(s.t0, 0), min(s.t1, dur)
+		if s.b > s.a {
+			out = append(out, s)
+		}
+	}
+	first, last := tr.KeysIn(sw.Start, sw.End)
+	if first == last {
+		add(seg{kind: segHold, t0: off, t1: end, p: [4][]float64{vec64(tr.Default)}})
+		return out
+	}
+	if t := place(tr.Frames[first]); t > off {
+		add(seg{kind: segHold, t0: off, t1: t, p: [4][]float64{tr.value(first)}})
+	}
+	for i := first; i+1 < last; i++ {
+		j := i + 1
+		t0, t1 := place(tr.Frames[i]), place(tr.Frames[j])
+		if t1 <= t0 {
+			continue // repeated frame: the later key wins
+		}
+		s := seg{t0: t0, t1: t1}
+		a, d := tr.value(i), tr.value(j)
+		switch {
+		case tr.Interp == DontInterp:
+			s.kind, s.p[0] = segHold, a
+		case tr.Interp == Linear && tr.Rotation:
+			s.kind, s.p[0], s.p[3] = segSlerp, a, d
+		case tr.Interp == Linear:
+			s.kind, s.p[0], s.p[3] = segLinear, a, d
+		case tr.Rotation:
+			s.kind, s.p = segSquad, [4][]float64{a, tr.outTan(i), tr.inTan(j), d}
+		case tr.Interp == Hermite:
+			s.kind, s.p = segCubic, [4][]float64{a, tr.outTan(i), tr.inTan(j), d}
+		default: // Bezier (v0, c0, c1, v1) → Hermite tangents 3(c0 − v0), 3(v1 − c1)
+			c0, c1 := tr.outTan(i), tr.inTan(j)
+			m0, m1 := make([]float64, len(a)), make([]float64, len(a))
+			for k := range a {
+				m0[k] = 3 * (c0[k] - a[k])
+				m1[k] = 3 * (d[k] - c1[k])
+			}
+			s.kind, s.p = segCubic, [4][]float64{a, m0, m1, d}
+		}
+		add(s)
+	}
+	if t := place(tr.Frames[last-1]); t < end {
+		add(seg{kind: segHold, t0: t, t1: end, p: [4][]float64{tr.value(last - 1)}})
+	}
+	return out
+}
+
+// segments returns the curve of clip w as pieces covering [0, w.Duration()] in order.
+func (tr *Track) segments(w Window) ([]seg, int, error) {
+	dur := float64(w.Duration())
+	if !tr.Global {
+		return tr.windowSegs(w, 0, dur, nil), 0, nil
+	}
+	if tr.Period == 0 {
+		// A clock of length 0 never leaves 0.
+		v := tr.at(Window{0, 0}, 0)
+		return []seg{{kind: segHold, t0: 0, t1: dur, a: 0, b: dur, p: [4][]float64{v}}}, 1, nil
+	}
+	p := tr.Period
+	repeats := int((w.Duration() + p - 1) / p)
+	first, last := tr.KeysIn(0, p)
+	if float64(repeats)*float64(last-first+2) > MaxSegments {
+		return nil, 0, ErrTooManyKeys
+	}
+	var out []seg
+	for k := 0; k < repeats; k++ {
+		out = tr.windowSegs(Window{0, p}, float64(int64(k)*p), dur, out)
+	}
+	return out, repeats, nil
+}
+
+// key is one output key: time in seconds, in-tangent, value and out-tangent (per second).
+type key struct {
+	t           float32
+	in, v, outT []float64
+}
+
+// keyList appends keys keeping times strictly increasing: a key at or before the previous
+// one replaces it (the later key describes the curve from that time on).
+type keyList []key
+
+func (kl *keyList) add(k key) {
+	if n := len(*kl); n > 0 && k.t <= (*kl)[n-1].t {
+		(*kl)[n-1] = k
+		return
+	}
+	*kl = append(*kl, k)
+}
+
+func secs(ms float64) float32 { return float32(ms / 1000) }
+
+// same reports whether two values agree to float32 precision (quaternions up to sign).
+func same(a, b []float64, rotation bool) bool {
+	close := func(sign float64) bool {
+		for i := range a {
+			if math.Abs(a[i]-sign*b[i]) > 1e-6*(1+math.Abs(a[i])) {
+				return false
+			}
+		}
+		return true
+	}
+	return close(1) || (rotation && close(-1))
+}
+
+// Cut cuts the part of tr that clip w shows into a glTF channel starting at 0 and ending at the
+// clip's duration, in seconds. See the package documentation for the windowing rules.
+func Cut(tr *Track, w Window) (Result, error) {
+	var res Result
+	if err := tr.Check(); err != nil {
+		return res, err
+	}
+	if w.End < w.Start {
+		return res, badTrack("window [%d, %d] ends before it starts", w.Start, w.End)
+	}
+	interp := tr.OutputInterp()
+	res.Baked = tr.Rotation && tr.cubic()
+	width := tr.Width
+	zero := make([]float64, width)
+	var kl keyList
+	if w.Duration() == 0 {
+		kl.add(key{t: 0, in: zero, v: tr.sample(w, 0), outT: zero})
+		if tr.Global {
+			res.Repeats = 1
+		}
+	} else {
+		segs, repeats, err := tr.segments(w)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Repeats = repeats
+		budget := MaxBakedKeys
+		var prevV, prevD []float64
+		// boundary emits the key at clip time t (ms) where the curve arrives with value prevV,
+		// derivative prevD and leaves with v, d; a jump takes a second key one float32 step earlier.
+		boundary := func(t float64, v, d []float64) {
+			ts := secs(t)
+			switch {
+			case prevV == nil:
+				kl.add(key{t: ts, in: zero, v: v, outT: d})
+			case interp == scene.Step || same(v, prevV, tr.Rotation):
+				// STEP holds the previous value up to t anyway.
+				kl.add(key{t: ts, in: prevD, v: v, outT: d})
+			default:
+				kl.add(key{t: math.Nextafter32(ts, float32(math.Inf(-1))), in: prevD, v: prevV, outT: zero})
+				kl.add(key{t: ts, in: zero, v: v, outT: d})
+			}
+		}
+		for i := range segs {
+			s := &segs[i]
+			boundary(s.a, s.value(s.a), s.derivSec(s.a))
+			if s.kind == segSquad {
+				for _, bk := range s.bake(&budget, &res.Capped) {
+					kl.add(bk)
+				}
+			}
+			prevV, prevD = s.value(s.b), s.derivSec(s.b)
+		}
+		// The value at the clip's end is the game's (for a global track whose period divides the
+		// clip, the start of the next period).
+		dur := float64(w.Duration())
+		boundary(dur, tr.sample(w, dur), zero)
+	}
+	res.Channel = emit(kl, interp, width, tr.Rotation)
+	return res, nil
+}
+
+// bake returns interior samples of a squad segment over [a, b], halving each interval until
+// the slerp between its ends is within BakeTolerance of the curve.
+func (s *seg) bake(budget *int, capped *bool) []key {
+	var out []key
+	var rec func(x0, x1 float64, q0, q1 []float64, depth int)
+	rec = func(x0, x1 float64, q0, q1 []float64, depth int) {
+		if s.slerpClose(x0, x1, q0, q1) {
+			return
+		}
+		xm := (x0 + x1) / 2
+		if depth >= maxBakeDepth || *budget <= 0 || secs(xm) <= secs(x0) || secs(xm) >= secs(x1) {
+			*capped = true
+			return
+		}
+		*budget--
+		qm := normalize(s.value(xm))
+		rec(x0, xm, q0, qm, depth+1)
+		out = append(out, key{t: secs(xm), v: qm})
+		rec(xm, x1, qm, q1, depth+1)
+	}
+	rec(s.a, s.b, normalize(s.value(s.a)), normalize(s.value(s.b)), 0)
+	return out
+}
+
+// slerpClose reports whether slerp(q0, q1) stays within BakeTolerance of the curve on [x0, x1].
+func (s *seg) slerpClose(x0, x1 float64, q0, q1 []float64) bool {
+	for _, f := range [...]float64{0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875} {
+		approx := slerp(q0, q1, f)
+		truth := normalize(s.value(x0 + f*(x1-x0)))
+		if quatDist(approx, truth) > BakeTolerance {
+			return false
+		}
+	}
+	return true
+}
+
+// quatDist is the largest component difference between two quaternions, up to sign.
+func quatDist(a, b []float64) float64 {
+	dp, dn := 0.0, 0.0
+	for i := range a {
+		dp = max(dp, math.Abs(a[i]-b[i]))
+		dn = max(dn, math.Abs(a[i]+b[i]))
+	}
+	return min(dp, dn)
+}
+
+// emit lays the keys out as a glTF channel: quaternions normalised and kept in one hemisphere
+// between consecutive keys, cubic keys as (in-tangent, value, out-tangent).
+func emit(kl keyList, interp scene.Interp, width int, rotation bool) scene.Channel {
+	ch := scene.Channel{Interp: interp, Times: make([]float32, len(kl))}
+	per := width
+	if interp == scene.CubicSpline {
+		per *= 3
+	}
+	ch.Values = make([]float32, 0, per*len(kl))
+	var prev []float64
+	for k, ky := range kl {
+		ch.Times[k] = ky.t
+		v := ky.v
+		if rotation {
+			v = normalize(v)
+			if prev != nil && dot(prev, v) < 0 {
+				v = neg(v)
+			}
+			prev = v
+		}
+		if interp == scene.CubicSpline {
+			ch.Values = appendF32(ch.Values, ky.in)
+			ch.Values = appendF32(ch.Values, v)
+			ch.Values = appendF32(ch.Values, ky.outT)
+		} else {
+			ch.Values = appendF32(ch.Values, v)
+		}
+	}
+	return ch
+}
+
+func appendF32(dst []float32, v []float64) []float32 {
+	for _, f := range v {
+		dst = append(dst, float32(f))
+	}
+	return dst
+}

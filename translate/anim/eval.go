@@ -1,0 +1,175 @@
+package anim
+
+import (
+	"math"
+	"sort"
+)
+
+// Sample evaluates tr at time t (ms since the start of clip w) the way the game does. For a
+// global-sequence track t is taken modulo the period (the global clock is at 0 when the clip
+// starts); otherwise t is clamped to the window.
+func Sample(tr *Track, w Window, t float64) ([]float64, error) {
+	if err := tr.Check(); err != nil {
+		return nil, err
+	}
+	return tr.sample(w, t), nil
+}
+
+// sample is Sample without the check.
+func (tr *Track) sample(w Window, t float64) []float64 {
+	sw := tr.SourceWindow(w)
+	var s float64
+	if tr.Global {
+		if tr.Period > 0 {
+			s = math.Mod(t, float64(tr.Period))
+			if s < 0 {
+				s += float64(tr.Period)
+			}
+		}
+	} else {
+		s = min(max(float64(w.Start)+t, float64(w.Start)), float64(w.End))
+	}
+	return tr.at(sw, s)
+}
+
+// at evaluates the track at source time s with window sw.
+func (tr *Track) at(sw Window, s float64) []float64 {
+	first, end := tr.KeysIn(sw.Start, sw.End)
+	switch {
+	case first == end:
+		return vec64(tr.Default)
+	case s <= float64(tr.Frames[first]):
+		return tr.value(first)
+	case s >= float64(tr.Frames[end-1]):
+		return tr.value(end - 1)
+	}
+	// j is the first key after s; with repeated frames the later key wins.
+	j := first + sort.Search(end-first, func(k int) bool { return float64(tr.Frames[first+k]) > s })
+	i := j - 1
+	u := (s - float64(tr.Frames[i])) / float64(tr.Frames[j]-tr.Frames[i])
+	return tr.interp(i, j, u)
+}
+
+// interp evaluates the segment from key i to key j at normalised parameter u.
+func (tr *Track) interp(i, j int, u float64) []float64 {
+	a, d := tr.value(i), tr.value(j)
+	switch tr.Interp {
+	case DontInterp:
+		return a
+	case Linear:
+		if tr.Rotation {
+			return slerp(a, d, u)
+		}
+		return lerp(a, d, u)
+	}
+	b, c := tr.outTan(i), tr.inTan(j)
+	if tr.Rotation {
+		return sqlerp(a, b, c, d, u)
+	}
+	if tr.Interp == Bezier {
+		return bezier(a, b, c, d, u)
+	}
+	return hermite(a, b, c, d, u)
+}
+
+func lerp(a, b []float64, u float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range out {
+		out[i] = a[i] + (b[i]-a[i])*u
+	}
+	return out
+}
+
+// hermite evaluates the cubic Hermite curve from p0 to p1 with tangents m0 (leaving p0) and m1
+// (arriving at p1), all for the parameter u ∈ [0, 1].
+func hermite(p0, m0, m1, p1 []float64, u float64) []float64 {
+	u2, u3 := u*u, u*u*u
+	h00 := 2*u3 - 3*u2 + 1
+	h10 := u3 - 2*u2 + u
+	h01 := -2*u3 + 3*u2
+	h11 := u3 - u2
+	out := make([]float64, len(p0))
+	for i := range out {
+		out[i] = h00*p0[i] + h10*m0[i] + h01*p1[i] + h11*m1[i]
+	}
+	return out
+}
+
+// hermiteDeriv is the derivative of hermite with respect to u.
+func hermiteDeriv(p0, m0, m1, p1 []float64, u float64) []float64 {
+	u2 := u * u
+	d00 := 6*u2 - 6*u
+	d10 := 3*u2 - 4*u + 1
+	d01 := -6*u2 + 6*u
+	d11 := 3*u2 - 2*u
+	out := make([]float64, len(p0))
+	for i := range out {
+		out[i] = d00*p0[i] + d10*m0[i] + d01*p1[i] + d11*m1[i]
+	}
+	return out
+}
+
+// bezier evaluates the cubic Bezier curve with control points p0, c0, c1, p1.
+func bezier(p0, c0, c1, p1 []float64, u float64) []float64 {
+	v := 1 - u
+	b0, b1, b2, b3 := v*v*v, 3*u*v*v, 3*u*u*v, u*u*u
+	out := make([]float64, len(p0))
+	for i := range out {
+		out[i] = b0*p0[i] + b1*c0[i] + b2*c1[i] + b3*p1[i]
+	}
+	return out
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func neg(a []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = -a[i]
+	}
+	return out
+}
+
+// slerp is shortest-path spherical linear interpolation of quaternions, falling back to lerp
+// when they are nearly equal (as gl-matrix, which the reference viewer uses, does).
+func slerp(a, b []float64, u float64) []float64 {
+	c := dot(a, b)
+	if c < 0 {
+		c, b = -c, neg(b)
+	}
+	s0, s1 := 1-u, u
+	if 1-c > 1e-6 {
+		om := math.Acos(min(c, 1))
+		so := math.Sin(om)
+		s0, s1 = math.Sin((1-u)*om)/so, math.Sin(u*om)/so
+	}
+	out := make([]float64, len(a))
+	for i := range out {
+		out[i] = s0*a[i] + s1*b[i]
+	}
+	return out
+}
+
+// sqlerp is the game's quaternion Hermite/Bezier interpolation: slerp(slerp(a, d, u),
+// slerp(b, c, u), 2u(1−u)) where b is the out-tangent of a and c the in-tangent of d.
+func sqlerp(a, b, c, d []float64, u float64) []float64 {
+	return slerp(slerp(a, d, u), slerp(b, c, u), 2*u*(1-u))
+}
+
+func normalize(q []float64) []float64 {
+	l := math.Sqrt(dot(q, q))
+	if l == 0 || math.IsNaN(l) || math.IsInf(l, 0) {
+		return q
+	}
+	out := make([]float64, len(q))
+	for i := range q {
+		out[i] = q[i] / l
+	}
+	return out
+}

@@ -1,0 +1,159 @@
+// Package anim is the timeline machinery shared by the formats that keep all their animation on
+// one global timeline in milliseconds, each sequence being a window [start, end] on it (Warcraft
+// III MDL/MDX, World of Warcraft M2 before v264).
+//
+// It does two things. Sample evaluates a source track with the game's own semantics (windowing,
+// global-sequence clocks, DontInterp/Linear/Hermite/Bezier, slerp and squad-style "sqlerp" for
+// quaternions). Cut turns the part of a track inside one window into a glTF-shaped
+// scene.Channel, rebased to t = 0 and in seconds: exact STEP, LINEAR and CUBICSPLINE keys where
+// glTF can express the source curve, and adaptively baked LINEAR samples for quaternion
+// Hermite/Bezier curves, which glTF cannot.
+//
+// Windowing rules (those of the game as described in formats/README.md): only keys with
+// start ≤ frame ≤ end count; before the first of them its value holds, after the last the last
+// one's; a window without keys gives the track's default value. A global-sequence track ignores
+// the window and runs on its own clock, t mod period, with its own window [0, period]; Cut bakes
+// it repeating across the clip, with the global clock taken to be at 0 when the clip starts.
+package anim
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Interp is a source interpolation type, numbered as in MDX (and M2).
+type Interp uint32
+
+// Source interpolation types.
+const (
+	DontInterp Interp = 0 // hold each key's value until the next key
+	Linear     Interp = 1 // lerp, or shortest-path slerp for quaternions
+	Hermite    Interp = 2 // cubic Hermite with per-key tangents (sqlerp for quaternions)
+	Bezier     Interp = 3 // cubic Bezier with per-key control points (sqlerp for quaternions)
+)
+
+// String returns the MDL name of the interpolation type.
+func (i Interp) String() string {
+	switch i {
+	case DontInterp:
+		return "DontInterp"
+	case Linear:
+		return "Linear"
+	case Hermite:
+		return "Hermite"
+	case Bezier:
+		return "Bezier"
+	}
+	return fmt.Sprintf("Interp(%d)", uint32(i))
+}
+
+// Track is one animated property on a millisecond timeline.
+type Track struct {
+	Interp   Interp
+	Width    int  // floats per value, at least 1
+	Rotation bool // values are quaternions (x, y, z, w); Width must be 4
+	Frames   []int64
+	Values   []float32 // Width floats per key
+	// InTans and OutTans hold Width floats per key when Interp is Hermite or Bezier (tangents
+	// for the normalised segment parameter, or Bezier control points), and are ignored otherwise.
+	InTans, OutTans []float32
+	// Default is the value of a window without keys (Width floats).
+	Default []float32
+	// Global says that the track runs on its own clock of length Period ms (a global sequence)
+	// instead of following the clip's window.
+	Global bool
+	Period int64
+}
+
+// Window is a clip on the source timeline, in milliseconds, start ≤ end.
+type Window struct {
+	Start, End int64
+}
+
+// Duration returns the window's length in milliseconds.
+func (w Window) Duration() int64 { return w.End - w.Start }
+
+// ErrBadTrack is wrapped by the errors Check returns.
+var ErrBadTrack = errors.New("inconsistent track")
+
+func badTrack(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadTrack, fmt.Sprintf(format, args...))
+}
+
+// Check reports whether the track's lengths, widths and frame order are consistent.
+func (tr *Track) Check() error {
+	if tr.Width < 1 {
+		return badTrack("width %d", tr.Width)
+	}
+	if tr.Rotation && tr.Width != 4 {
+		return badTrack("rotation track of width %d", tr.Width)
+	}
+	if tr.Interp > Bezier {
+		return badTrack("unknown interpolation %d", uint32(tr.Interp))
+	}
+	n := len(tr.Frames)
+	if len(tr.Values) != n*tr.Width {
+		return badTrack("%d values for %d keys of width %d", len(tr.Values), n, tr.Width)
+	}
+	if tr.cubic() && (len(tr.InTans) != n*tr.Width || len(tr.OutTans) != n*tr.Width) {
+		return badTrack("%d in- and %d out-tangents for %d keys of width %d", len(tr.InTans), len(tr.OutTans), n, tr.Width)
+	}
+	if len(tr.Default) != tr.Width {
+		return badTrack("default of width %d, track width %d", len(tr.Default), tr.Width)
+	}
+	for k := 1; k < n; k++ {
+		if tr.Frames[k] < tr.Frames[k-1] {
+			return badTrack("frame %d at key %d is before frame %d", tr.Frames[k], k, tr.Frames[k-1])
+		}
+	}
+	if tr.Global && tr.Period < 0 {
+		return badTrack("negative global-sequence period %d", tr.Period)
+	}
+	return nil
+}
+
+func (tr *Track) cubic() bool { return tr.Interp == Hermite || tr.Interp == Bezier }
+
+// KeysIn returns the range [first, end) of the keys whose frames lie in [lo, hi].
+func (tr *Track) KeysIn(lo, hi int64) (first, end int) {
+	n := len(tr.Frames)
+	for first < n && tr.Frames[first] < lo {
+		first++
+	}
+	end = first
+	for end < n && tr.Frames[end] <= hi {
+		end++
+	}
+	return first, end
+}
+
+// SourceWindow returns the window of the track's own timeline that clip w uses: w itself, or
+// [0, Period] for a global-sequence track.
+func (tr *Track) SourceWindow(w Window) Window {
+	if tr.Global {
+		return Window{0, tr.Period}
+	}
+	return w
+}
+
+func (tr *Track) value(k int) []float64 { return vec(tr.Values, k, tr.Width) }
+func (tr *Track) inTan(k int) []float64 { return vec(tr.InTans, k, tr.Width) }
+func (tr *Track) outTan(k int) []float64 {
+	return vec(tr.OutTans, k, tr.Width)
+}
+
+func vec(fs []float32, k, w int) []float64 {
+	out := make([]float64, w)
+	for i := range out {
+		out[i] = float64(fs[k*w+i])
+	}
+	return out
+}
+
+func vec64(fs []float32) []float64 {
+	out := make([]float64, len(fs))
+	for i, f := range fs {
+		out[i] = float64(f)
+	}
+	return out
+}

@@ -1,0 +1,170 @@
+package gltfenc
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+	"unsafe"
+)
+
+// littleEndian is true on hosts whose memory order matches glTF's, where float and integer
+// slices are copied into the buffer as raw bytes.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// align4 rounds n up to a multiple of 4.
+func align4(n int) int { return (n + 3) &^ 3 }
+
+// binWriter appends little-endian data to the one glTF buffer.
+type binWriter struct {
+	b []byte
+}
+
+// pad appends zero bytes up to the next multiple of 4.
+func (w *binWriter) pad() {
+	for len(w.b)%4 != 0 {
+		w.b = append(w.b, 0)
+	}
+}
+
+// grow extends the buffer by n bytes and returns them for filling.
+func (w *binWriter) grow(n int) []byte {
+	start := len(w.b)
+	if cap(w.b)-start < n {
+		nb := make([]byte, start, 2*cap(w.b)+n)
+		copy(nb, w.b)
+		w.b = nb
+	}
+	w.b = w.b[:start+n]
+	return w.b[start:]
+}
+
+// f32s appends float32 values.
+func (w *binWriter) f32s(v []float32) {
+	putF32s(w.grow(len(v)*4), v)
+}
+
+// putF32s stores v little-endian into dst, which holds at least 4·len(v) bytes.
+func putF32s(dst []byte, v []float32) {
+	if len(v) == 0 {
+		return
+	}
+	if littleEndian {
+		copy(dst, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4))
+		return
+	}
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(dst[i*4:], math.Float32bits(f))
+	}
+}
+
+// u32s appends uint32 values.
+func (w *binWriter) u32s(v []uint32) {
+	if len(v) == 0 {
+		return
+	}
+	if littleEndian {
+		w.b = append(w.b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)...)
+		return
+	}
+	dst := w.grow(len(v) * 4)
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(dst[i*4:], x)
+	}
+}
+
+// u32sAsU16 appends uint32 values narrowed to uint16 (the caller has checked they fit).
+func (w *binWriter) u32sAsU16(v []uint32) {
+	dst := w.grow(len(v) * 2)
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(dst[i*2:], uint16(x))
+	}
+}
+
+// flat2, flat3, flat4 view a slice of small float arrays as one flat float slice. Go lays
+// arrays of arrays out contiguously, without padding.
+func flat2(v [][2]float32) []float32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&v[0][0], len(v)*2)
+}
+
+func flat3(v [][3]float32) []float32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&v[0][0], len(v)*3)
+}
+
+func flat4(v [][4]float32) []float32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&v[0][0], len(v)*4)
+}
+
+func flat4u16(v [][4]uint16) []uint16 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&v[0][0], len(v)*4)
+}
+
+func flat16(v [][16]float32) []float32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&v[0][0], len(v)*16)
+}
+
+// bounds returns the per-component minimum and maximum of flat, which holds width floats per
+// element, rounded for JSON (see r32).
+func bounds(flat []float32, width int) (lo, hi []float64) {
+	if len(flat) < width {
+		return nil, nil
+	}
+	var mn, mx [16]float32
+	copy(mn[:width], flat[:width])
+	copy(mx[:width], flat[:width])
+	switch width {
+	case 1:
+		for _, v := range flat {
+			mn[0], mx[0] = min(mn[0], v), max(mx[0], v)
+		}
+	case 3:
+		a, b := mn[:3:3], mx[:3:3]
+		for i := 0; i+2 < len(flat); i += 3 {
+			x, y, z := flat[i], flat[i+1], flat[i+2]
+			a[0], b[0] = min(a[0], x), max(b[0], x)
+			a[1], b[1] = min(a[1], y), max(b[1], y)
+			a[2], b[2] = min(a[2], z), max(b[2], z)
+		}
+	default:
+		for i := 0; i+width <= len(flat); i += width {
+			for c := 0; c < width; c++ {
+				mn[c], mx[c] = min(mn[c], flat[i+c]), max(mx[c], flat[i+c])
+			}
+		}
+	}
+	lo, hi = make([]float64, width), make([]float64, width)
+	for c := 0; c < width; c++ {
+		lo[c], hi[c] = r32(mn[c]), r32(mx[c])
+	}
+	return lo, hi
+}
+
+// r32 widens f to float64 so that JSON prints the shortest decimal that reads back as the same
+// float32 ("0.1" rather than "0.10000000149011612").
+func r32(f float32) float64 {
+	if f == 0 {
+		return 0 // also turns -0 into 0
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	if err != nil {
+		return float64(f)
+	}
+	return v
+}

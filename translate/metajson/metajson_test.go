@@ -1,0 +1,464 @@
+package metajson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run go test -update after checking):\n%s", name, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range testscene.All() {
+		t.Run(c.Name, func(t *testing.T) {
+			if err := c.Scene.Validate(); err != nil {
+				t.Fatalf("test scene invalid: %v", err)
+			}
+			out, err := Encode(c.Scene)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.Name+".json", out)
+			if err := Validate(out); err != nil {
+				t.Errorf("output does not validate: %v", err)
+			}
+			// Determinism: maps in extras are iterated in random order, so repeat.
+			for range 10 {
+				again, err := Encode(c.Scene)
+				if err != nil || !bytes.Equal(out, again) {
+					t.Fatalf("second encoding differs (err %v)", err)
+				}
+			}
+		})
+	}
+}
+
+// decoded is the part of a document the tests read back.
+type decoded struct {
+	Counts map[string]int
+	Bounds *struct{ Min, Max [3]float32 }
+	Meshes []struct {
+		Name          string
+		MaxInfluences int
+		Skinned       bool
+		UVSets        int
+		Material      *int
+	}
+	Materials []struct {
+		AlphaCutoff *float32
+	}
+	Textures []struct{ Resolved *string }
+	Extras   map[string]any
+	Warnings []string
+}
+
+func decode(t *testing.T, s *scene.Scene) decoded {
+	t.Helper()
+	out, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d decoded
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestContents(t *testing.T) {
+	d := decode(t, testscene.Skinned())
+	if d.Meshes[0].MaxInfluences != 5 || !d.Meshes[0].Skinned || d.Meshes[0].UVSets != 2 {
+		t.Errorf("skinned mesh: %+v", d.Meshes[0])
+	}
+	if d.Meshes[1].MaxInfluences != 0 || d.Meshes[1].Skinned {
+		t.Errorf("unskinned mesh: %+v", d.Meshes[1])
+	}
+	if d.Materials[0].AlphaCutoff == nil || *d.Materials[0].AlphaCutoff != 0.75 || d.Materials[1].AlphaCutoff != nil {
+		t.Error("alphaCutoff should be written for MASK only")
+	}
+	if d.Textures[0].Resolved != nil || d.Textures[1].Resolved == nil || *d.Textures[1].Resolved != "Textures/Glow.png" {
+		t.Error("resolved should be null when unresolved")
+	}
+	want := map[string]int{"meshes": 2, "vertices": 20, "triangles": 10, "materials": 2, "textures": 2, "nodes": 6,
+		"bones": 5, "joints": 5, "skins": 1, "animations": 0, "channels": 0, "keys": 0}
+	if !reflect.DeepEqual(d.Counts, want) {
+		t.Errorf("counts %v, want %v", d.Counts, want)
+	}
+	if d.Bounds == nil || d.Bounds.Min != [3]float32{-0.5, -0.5, -0.5} || d.Bounds.Max != [3]float32{0.5, 0.5, 0.5} {
+		t.Errorf("bounds %+v", d.Bounds)
+	}
+
+	d = decode(t, testscene.Animated())
+	if d.Counts["animations"] != 2 || d.Counts["channels"] != 3 || d.Counts["keys"] != 7 {
+		t.Errorf("animated counts %v", d.Counts)
+	}
+	if d.Meshes[1].Material != nil {
+		t.Error("a mesh without a material should have material null")
+	}
+	if d.Bounds.Max != [3]float32{1, 3, 0.5} {
+		t.Errorf("bounds %+v", d.Bounds)
+	}
+
+	d = decode(t, testscene.Empty())
+	if d.Bounds != nil || d.Meshes == nil || d.Warnings == nil || d.Extras == nil {
+		t.Errorf("empty scene: lists must be [] and extras {} and bounds null: %+v", d)
+	}
+
+	d = decode(t, testscene.WithExtras())
+	nested := d.Extras["nested"].(map[string]any)["a"].(map[string]any)
+	if nested["nan"] != nil || nested["negInf"] != nil || nested["x"] != 1e-7 {
+		t.Errorf("non-finite floats should be null: %v", nested)
+	}
+	em := d.Extras["particleEmitters2"].([]any)[0].(map[string]any)
+	if em["name"] != "Dust" || em["speed"] != nil || em["NoTag"] != true || em["hidden"] != nil {
+		t.Errorf("embedded struct fields: %v", em)
+	}
+	if _, ok := em["translation"].(map[string]any)["Width"]; ok {
+		t.Error(`json:"-" field written`)
+	}
+	if _, ok := em["translation"].(map[string]any)["inTans"]; ok {
+		t.Error("omitempty field written")
+	}
+	if d.Extras["empty"] != nil {
+		t.Error("nil slice should be null")
+	}
+}
+
+func TestWeirdStrings(t *testing.T) {
+	out, err := Encode(testscene.Weird())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(out); err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Source   struct{ Path, Name string }
+		Warnings []string
+		Extras   map[string]any
+	}
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Source.Path != "units/we ird/Bad\"Name\uFFFD.mdx" || d.Source.Name != "Bad \"name\"\n\x00\uFFFD" {
+		t.Errorf("source %+v", d.Source)
+	}
+	if d.Warnings[0] != "bad \uFFFD( byte" || d.Warnings[1] != "tab\there" {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	if d.Extras["k\uFFFDey"] != "v\uFFFDalue\\" {
+		t.Errorf("extras %q", d.Extras)
+	}
+	if !bytes.Contains(out, []byte(`"Bad \"name\"\n\u0000`)) {
+		t.Error("control characters not escaped as expected")
+	}
+}
+
+func TestAppendString(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", `""`},
+		{"plain", `"plain"`},
+		{`q"b\`, `"q\"b\\"`},
+		{"\n\r\t\x00\x1f\x7f", `"\n\r\t\u0000\u001f` + "\x7f\""},
+		{"é – 日本", `"é – 日本"`},
+		{"a\xffb\xc3", "\"a\uFFFDb\uFFFD\""},
+		{"<&>", `"<&>"`},
+	} {
+		if got := string(appendString(nil, tc.in)); got != tc.want {
+			t.Errorf("appendString(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLayout(t *testing.T) {
+	long := make([]float32, 30)
+	for i := range long {
+		long[i] = float32(i)
+	}
+	v := value{k: kObj, keys: []string{"short", "long", "nested", "empty", "strs"}, items: []value{
+		f32s(1, 2.5, -3),
+		f32s(long...),
+		{k: kArr, items: []value{f32s(1, 2, 3), f32s(4, 5, 6)}},
+		{k: kArr},
+		strs([]string{"a", "b"}),
+	}}
+	got := string(write(nil, &v, 0))
+	want := `{
+  "short": [1, 2.5, -3],
+  "long": [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26, 27, 28, 29
+  ],
+  "nested": [
+    [1, 2, 3],
+    [4, 5, 6]
+  ],
+  "empty": [],
+  "strs": [
+    "a",
+    "b"
+  ]
+}`
+	if got != want {
+		t.Errorf("layout:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestEncodeError(t *testing.T) {
+	for _, tc := range []struct {
+		path, format string
+		err          error
+	}{
+		{"units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")},
+		{"b\xff.mdl", "", nil},
+		{"", "mdl", errors.New("line 3:\n\"quoted\"\t\x00")},
+	} {
+		doc := EncodeError(tc.path, tc.format, tc.err)
+		if err := Validate(doc); err != nil {
+			t.Errorf("%q: %v\n%s", tc.path, err, doc)
+		}
+		var d struct {
+			Modelfs int
+			Error   string
+			Source  struct{ Path, Format string }
+		}
+		if err := json.Unmarshal(doc, &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Modelfs != DocVersion || d.Error == "" || d.Source.Format != tc.format {
+			t.Errorf("%+v", d)
+		}
+	}
+	golden(t, "error.json", EncodeError("units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")))
+}
+
+func TestSchemaRejects(t *testing.T) {
+	good, err := Encode(testscene.Animated())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(good, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(d map[string]any){
+		"missing counts":      func(d map[string]any) { delete(d, "counts") },
+		"extra top-level key": func(d map[string]any) { d["surprise"] = 1 },
+		"wrong version":       func(d map[string]any) { d["modelfs"] = 2 },
+		"extra source key":    func(d map[string]any) { d["source"].(map[string]any)["x"] = 1 },
+		"bad alpha mode":      func(d map[string]any) { d["materials"].([]any)[0].(map[string]any)["alphaMode"] = "ADD" },
+		"short vector":        func(d map[string]any) { d["nodes"].([]any)[0].(map[string]any)["scale"] = []any{1, 1} },
+		"negative count":      func(d map[string]any) { d["counts"].(map[string]any)["keys"] = -1 },
+		"extras not object":   func(d map[string]any) { d["extras"] = []any{} },
+		"error plus document": func(d map[string]any) { d["error"] = "x" },
+	} {
+		var d map[string]any
+		_ = json.Unmarshal(good, &d)
+		edit(d)
+		b, _ := json.Marshal(d)
+		if Validate(b) == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	for _, bad := range []string{"", "{", `{"modelfs":1}`, "[]", "{} {}", "\"\xff\""} {
+		if Validate([]byte(bad)) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// Types exercising the struct rules.
+type (
+	inner struct {
+		A int `json:"a"`
+		B int
+	}
+	Outer struct {
+		inner
+		B string `json:"B"` // shadows inner.B
+		C *int   `json:"c,omitempty"`
+		D []int  `json:"d,omitempty"`
+		E int    `json:"-"`
+		//lint:ignore SA5008 the name "-" is what is being tested
+		F     int    `json:"-,"`
+		Z     zeroer `json:"z,omitzero"`
+		T     time.Time
+		R     json.RawMessage
+		N     json.Number
+		Bytes []byte
+		M     map[textKey]int
+		skip  int
+	}
+	Conflict struct {
+		X1
+		X2
+	}
+	X1     struct{ Same int }
+	X2     struct{ Same int }
+	zeroer struct{ v int }
+)
+
+func (z zeroer) IsZero() bool { return z.v == 7 }
+
+type textKey struct{ a, b string }
+
+func (k textKey) MarshalText() ([]byte, error) { return []byte(k.a + "-" + k.b), nil }
+
+func TestExtrasMatchEncodingJSON(t *testing.T) {
+	seven := 7
+	for _, x := range []any{
+		Outer{inner: inner{A: 1, B: 2}, B: "b", C: &seven, E: 5, F: 6, Z: zeroer{7},
+			T: time.Date(2003, 7, 1, 12, 0, 0, 0, time.UTC), R: json.RawMessage(`{"z":1,"a":[1,2]}`),
+			N: "12.50", Bytes: []byte{1, 2, 3}, M: map[textKey]int{{"x", "y"}: 1, {"a", "b"}: 2}, skip: 9},
+		Conflict{X1{1}, X2{2}},
+		map[int8]float32{-3: 0.1, 4: 1e30},
+		map[uint]bool{7: true, 10: false},
+		[][3]float32{{1, 2, 3}},
+		[3]uint8{1, 2, 3},
+		struct{ P *Outer }{},
+		map[string]any{"deep": []any{map[string]any{"x": []any{"y"}}}},
+		"<html> & friends",
+	} {
+		want, err := json.Marshal(map[string]any{"x": x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &converter{}
+		v, err := c.extras(map[string]any{"x": x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := write(nil, &v, 0)
+		var a, b any
+		if err := json.Unmarshal(got, &a); err != nil {
+			t.Fatalf("%T: %v\n%s", x, err, got)
+		}
+		_ = json.Unmarshal(want, &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%T:\n got %s\nwant %s", x, got, want)
+		}
+	}
+}
+
+type cyclic struct{ Next *cyclic }
+
+type panicky struct{}
+
+func (panicky) MarshalJSON() ([]byte, error) { panic("boom") }
+
+type badJSON struct{}
+
+func (badJSON) MarshalJSON() ([]byte, error) { return []byte("{nope"), nil }
+
+func TestExtrasOddities(t *testing.T) {
+	s := testscene.Empty()
+	loop := &cyclic{}
+	loop.Next = loop
+	s.Extras = scene.Extras{"loop": loop}
+	if _, err := Encode(s); err == nil || !strings.Contains(err.Error(), "deeper") {
+		t.Errorf("cycle: err %v", err)
+	}
+	s.Extras = scene.Extras{"p": panicky{}}
+	if _, err := Encode(s); err == nil {
+		t.Error("panicking marshaler: no error")
+	}
+	s.Extras = scene.Extras{"ch": make(chan int), "fn": func() {}, "cx": complex(1, 2), "bad": badJSON{},
+		"badKeys": map[[2]int]int{{1, 2}: 3}, "inf32": float32(math.Inf(1)), "negzero": math.Copysign(0, -1)}
+	out, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(out); err != nil {
+		t.Fatal(err)
+	}
+	var d struct{ Extras map[string]any }
+	_ = json.Unmarshal(out, &d)
+	for k, v := range d.Extras {
+		if k == "negzero" {
+			if v != 0.0 {
+				t.Errorf("negzero = %v", v)
+			}
+		} else if v != nil {
+			t.Errorf("%s = %v, want null", k, v)
+		}
+	}
+}
+
+func TestNilScene(t *testing.T) {
+	if _, err := Encode(nil); err == nil {
+		t.Error("no error")
+	}
+}
+
+// BenchmarkEncode encodes a scene whose extras hold 200 tracks of 500 keys (1.3 MB of JSON).
+func BenchmarkEncode(b *testing.B) {
+	s := testscene.WithExtras()
+	tracks := make([]testscene.Track, 200)
+	for i := range tracks {
+		tr := &tracks[i]
+		tr.Interp, tr.GlobalSeq = 1, -1
+		for k := 0; k < 500; k++ {
+			tr.Frames = append(tr.Frames, int32(k*33))
+			tr.Values = append(tr.Values, float32(k)*0.37, float32(i)/3, -float32(k))
+		}
+	}
+	s.Extras["tracks"] = tracks
+	out, _ := Encode(s)
+	b.SetBytes(int64(len(out)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Encode(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "abc", "\x00\xff\"\\", "日本\u2028", "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := appendString(nil, s)
+		var back string
+		if err := json.Unmarshal(b, &back); err != nil || !utf8.Valid(b) {
+			t.Fatalf("%q -> %s: %v", s, b, err)
+		}
+		if utf8.ValidString(s) && back != s {
+			t.Fatalf("%q read back as %q", s, back)
+		}
+	})
+}
