@@ -294,8 +294,8 @@ type ParticleEmitter2 struct {
 	LatitudeTrack     *Track        `json:"latitudeTrack,omitempty"`     // KP2L
 	GravityTrack      *Track        `json:"gravityTrack,omitempty"`      // KP2G
 	EmissionRateTrack *Track        `json:"emissionRateTrack,omitempty"` // KP2E
-	LengthTrack       *Track        `json:"lengthTrack,omitempty"`       // KP2N
-	WidthTrack        *Track        `json:"widthTrack,omitempty"`        // KP2W
+	LengthTrack       *Track        `json:"lengthTrack,omitempty"`       // KP2W (MDL Length; the tags are crossed)
+	WidthTrack        *Track        `json:"widthTrack,omitempty"`        // KP2N (MDL Width)
 	Visibility        *Track        `json:"visibility,omitempty"`        // KP2V
 }
 

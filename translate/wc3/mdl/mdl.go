@@ -1,10 +1,12 @@
 // Package mdl reads and writes the text Warcraft III model format MDL (FormatVersion 800) and
 // registers it with the translate package.
+//
+// Read is a tolerant, allocation-lean tokenizer and recursive-descent parser that fills the
+// format-neutral wc3.Model exactly as the MDX reader fills it for the same model; Encode writes
+// a wc3.Model back as conventional MDL text. Looks sniffs MDL content.
 package mdl
 
 import (
-	"errors"
-
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
@@ -24,17 +26,4 @@ func init() {
 			return wc3.Build(m, src, "mdl")
 		},
 	})
-}
-
-// Looks reports whether head (the first bytes of a file) looks like an MDL text model.
-func Looks(head []byte) bool { return false }
-
-// Read decodes an MDL file; name is used in errors.
-func Read(name string, data []byte) (*wc3.Model, error) {
-	return nil, errors.New("mdl.Read: not implemented")
-}
-
-// Encode writes m as MDL text.
-func Encode(m *wc3.Model) ([]byte, error) {
-	return nil, errors.New("mdl.Encode: not implemented")
 }

@@ -820,8 +820,8 @@ func (r *reader) emitter2(pos, end int) (int, error) {
 	e.ReplaceableID = r.u32(q + 12)
 	err = r.tracks(q+16, oe, "particle emitter 2", []slot{
 		{kKP2S, &e.SpeedTrack}, {kKP2R, &e.VariationTrack}, {kKP2L, &e.LatitudeTrack},
-		{kKP2G, &e.GravityTrack}, {kKP2E, &e.EmissionRateTrack}, {kKP2N, &e.LengthTrack},
-		{kKP2W, &e.WidthTrack}, {kKP2V, &e.Visibility}})
+		{kKP2G, &e.GravityTrack}, {kKP2E, &e.EmissionRateTrack}, {kKP2N, &e.WidthTrack},
+		{kKP2W, &e.LengthTrack}, {kKP2V, &e.Visibility}})
 	if err != nil {
 		return 0, err
 	}

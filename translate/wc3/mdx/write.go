@@ -466,8 +466,8 @@ func (w *writer) emitter2(e *wc3.ParticleEmitter2) {
 	w.u32(e.ReplaceableID)
 	w.tracks("particle emitter 2", []slot{
 		{kKP2S, &e.SpeedTrack}, {kKP2R, &e.VariationTrack}, {kKP2L, &e.LatitudeTrack},
-		{kKP2G, &e.GravityTrack}, {kKP2E, &e.EmissionRateTrack}, {kKP2N, &e.LengthTrack},
-		{kKP2W, &e.WidthTrack}, {kKP2V, &e.Visibility}})
+		{kKP2G, &e.GravityTrack}, {kKP2E, &e.EmissionRateTrack}, {kKP2N, &e.WidthTrack},
+		{kKP2W, &e.LengthTrack}, {kKP2V, &e.Visibility}})
 	w.close(p, 0)
 }
 

@@ -1,0 +1,1100 @@
+package mdl
+
+import (
+	"math"
+
+	"github.com/modelfs/modelfs/translate/wc3"
+)
+
+// file parses the top level: a sequence of blocks.
+func (p *parser) file() {
+	m := p.m
+	sawVersion := false
+	for p.lx.kind != tEOF {
+		switch p.lx.kind {
+		case tRBrace:
+			p.failf("unbalanced '}' at top level")
+		case tIdent:
+		default:
+			p.warnTok(p.lx.tokLine, "unexpected %s at top level skipped")
+			p.skipUnknown()
+			continue
+		}
+		line := p.lx.tokLine
+		k := keyword(p.lx.text())
+		known := true
+		switch k {
+		case kwVersion:
+			p.next()
+			p.body("Version", func(k kw, _ bool) bool {
+				if k != kwFormatVersion {
+					return false
+				}
+				p.next()
+				m.Version = p.u32("FormatVersion")
+				if m.Version != 800 {
+					p.warnf(line, "FormatVersion %d is not 800; fields of other versions are skipped", m.Version)
+				}
+				sawVersion = true
+				return true
+			})
+		case kwModel:
+			p.next()
+			p.modelBlock()
+		case kwSequences:
+			p.next()
+			p.list("Sequences", kwAnim, func() { m.Sequences = append(m.Sequences, p.sequence()) })
+		case kwGlobalSequences:
+			p.next()
+			p.optCount("GlobalSequences")
+			p.body("GlobalSequences", func(k kw, _ bool) bool {
+				if k != kwDuration {
+					return false
+				}
+				p.next()
+				m.GlobalSequences = append(m.GlobalSequences, p.u32("Duration"))
+				return true
+			})
+		case kwTextures:
+			p.next()
+			p.list("Textures", kwBitmap, func() { m.Textures = append(m.Textures, p.texture()) })
+		case kwMaterials:
+			p.next()
+			p.list("Materials", kwMaterial, func() { m.Materials = append(m.Materials, p.material()) })
+		case kwTextureAnims:
+			p.next()
+			p.list("TextureAnims", kwTVertexAnim, func() { m.TextureAnims = append(m.TextureAnims, p.textureAnim()) })
+		case kwGeoset:
+			p.next()
+			m.Geosets = append(m.Geosets, p.geoset())
+		case kwGeosetAnim:
+			p.next()
+			m.GeosetAnims = append(m.GeosetAnims, p.geosetAnim())
+		case kwBone:
+			p.next()
+			m.Bones = append(m.Bones, p.bone())
+		case kwLight:
+			p.next()
+			m.Lights = append(m.Lights, p.light())
+		case kwHelper:
+			p.next()
+			var n wc3.Node
+			p.node(&n, 0, "Helper", nil)
+			m.Helpers = append(m.Helpers, n)
+		case kwAttachment:
+			p.next()
+			m.Attachments = append(m.Attachments, p.attachment())
+		case kwPivotPoints:
+			p.next()
+			m.PivotPoints = append(m.PivotPoints, p.vec3List("PivotPoints")...)
+		case kwParticleEmitter:
+			p.next()
+			m.ParticleEmitters = append(m.ParticleEmitters, p.particleEmitter())
+		case kwParticleEmitter2:
+			p.next()
+			m.ParticleEmitters2 = append(m.ParticleEmitters2, p.particleEmitter2())
+		case kwRibbonEmitter:
+			p.next()
+			m.RibbonEmitters = append(m.RibbonEmitters, p.ribbonEmitter())
+		case kwCamera:
+			p.next()
+			m.Cameras = append(m.Cameras, p.camera())
+		case kwEventObject:
+			p.next()
+			m.Events = append(m.Events, p.eventObject())
+		case kwCollisionShape:
+			p.next()
+			m.CollisionShapes = append(m.CollisionShapes, p.collisionShape())
+		default:
+			known = false
+			p.warnTok(line, "unknown block %s skipped")
+			p.skipUnknown()
+		}
+		if known {
+			p.known = true
+		}
+	}
+	if !sawVersion {
+		m.Version = 800
+		if p.known {
+			p.warnf(1, "no FormatVersion; 800 assumed")
+		}
+	}
+}
+
+// list parses `[count] { Entry … Entry … }` where every entry starts with the keyword entry;
+// fn consumes one entry after its keyword.
+func (p *parser) list(what string, entry kw, fn func()) {
+	hint := p.optCount(what)
+	line := p.lx.tokLine
+	n := 0
+	p.body(what, func(k kw, _ bool) bool {
+		if k != entry {
+			return false
+		}
+		p.next()
+		fn()
+		n++
+		return true
+	})
+	p.checkCount(line, hint, n, what)
+}
+
+func (p *parser) extentProp(e *wc3.Extent, k kw) bool {
+	switch k {
+	case kwMinimumExtent:
+		p.next()
+		e.Min = p.vec3("MinimumExtent")
+	case kwMaximumExtent:
+		p.next()
+		e.Max = p.vec3("MaximumExtent")
+	case kwBoundsRadius:
+		p.next()
+		e.BoundsRadius = p.float("BoundsRadius")
+	default:
+		return false
+	}
+	return true
+}
+
+func (p *parser) modelBlock() {
+	m := p.m
+	m.Name = p.optName()
+	p.body("Model", func(k kw, _ bool) bool {
+		switch k {
+		case kwUnknown:
+			// NumGeosets, NumBones, …: counts the reader does not need.
+			if t := p.lx.text(); len(t) > 3 && (t[0]|0x20) == 'n' && (t[1]|0x20) == 'u' && (t[2]|0x20) == 'm' {
+				p.next()
+				p.optCount(string(t))
+				return true
+			}
+			return false
+		case kwName:
+			p.next()
+			m.Name = p.str("Name")
+		case kwAnimationFile:
+			p.next()
+			m.AnimFile = p.str("AnimationFile")
+		case kwBlendTime:
+			p.next()
+			m.BlendTime = p.u32("BlendTime")
+		default:
+			return p.extentProp(&m.Extent, k)
+		}
+		return true
+	})
+}
+
+func (p *parser) sequence() wc3.Sequence {
+	var s wc3.Sequence
+	s.Name = p.optName()
+	p.body("Anim", func(k kw, _ bool) bool {
+		switch k {
+		case kwInterval:
+			p.next()
+			p.uints(s.Interval[:], math.MaxUint32, "Interval")
+		case kwMoveSpeed:
+			p.next()
+			s.MoveSpeed = p.float("MoveSpeed")
+		case kwNonLooping:
+			p.next()
+			s.NonLooping = true
+		case kwRarity:
+			p.next()
+			s.Rarity = p.float("Rarity")
+		default:
+			return p.extentProp(&s.Extent, k)
+		}
+		return true
+	})
+	return s
+}
+
+func (p *parser) texture() wc3.Texture {
+	var t wc3.Texture
+	p.body("Bitmap", func(k kw, _ bool) bool {
+		switch k {
+		case kwImage:
+			p.next()
+			t.Path = p.str("Image")
+		case kwReplaceableId:
+			p.next()
+			t.ReplaceableID = p.u32("ReplaceableId")
+		case kwWrapWidth:
+			p.next()
+			t.Flags |= 1
+		case kwWrapHeight:
+			p.next()
+			t.Flags |= 2
+		default:
+			return false
+		}
+		return true
+	})
+	return t
+}
+
+var filterModes = map[kw]uint32{
+	kwNone: wc3.FilterNone, kwTransparent: wc3.FilterTransparent, kwBlend: wc3.FilterBlend,
+	kwAdditive: wc3.FilterAdditive, kwAddAlpha: wc3.FilterAddAlpha, kwModulate: wc3.FilterModulate,
+	kwModulate2x: wc3.FilterModulate2x,
+}
+
+func (p *parser) material() wc3.Material {
+	var mt wc3.Material
+	p.body("Material", func(k kw, _ bool) bool {
+		switch k {
+		case kwConstantColor:
+			mt.Flags |= 0x1
+		case kwTwoSided:
+			mt.Flags |= 0x2
+		case kwSortPrimsNearZ:
+			mt.Flags |= 0x8
+		case kwSortPrimsFarZ:
+			mt.Flags |= 0x10
+		case kwFullResolution:
+			mt.Flags |= 0x20
+		case kwPriorityPlane:
+			p.next()
+			mt.PriorityPlane = p.i32("PriorityPlane")
+			return true
+		case kwLayer:
+			p.next()
+			mt.Layers = append(mt.Layers, p.layer())
+			return true
+		default:
+			return false
+		}
+		p.next()
+		return true
+	})
+	return mt
+}
+
+func (p *parser) layer() wc3.Layer {
+	l := wc3.Layer{TextureAnimID: -1, Alpha: 1}
+	p.body("Layer", func(k kw, static bool) bool {
+		switch k {
+		case kwFilterMode:
+			p.next()
+			switch p.lx.kind {
+			case tIdent:
+				fm, ok := filterModes[keyword(p.lx.text())]
+				if !ok {
+					fm = wc3.FilterNone
+					p.warnTok(p.lx.tokLine, "unknown FilterMode %s; None used")
+				}
+				l.FilterMode = fm
+				p.next()
+			default:
+				l.FilterMode = p.u32("FilterMode")
+			}
+			return true
+		case kwUnshaded:
+			l.Shading |= wc3.ShadeUnshaded
+		case kwSphereEnvMap:
+			l.Shading |= wc3.ShadeSphereEnvMap
+		case kwTwoSided:
+			l.Shading |= wc3.ShadeTwoSided
+		case kwUnfogged:
+			l.Shading |= wc3.ShadeUnfogged
+		case kwNoDepthTest:
+			l.Shading |= wc3.ShadeNoDepthTest
+		case kwNoDepthSet:
+			l.Shading |= wc3.ShadeNoDepthSet
+		case kwTextureID:
+			p.next()
+			if !p.trackOr(static, 1, "TextureID", &l.TextureTrack) {
+				l.TextureID = p.i32("TextureID")
+			}
+			return true
+		case kwTVertexAnimId:
+			p.next()
+			l.TextureAnimID = p.i32("TVertexAnimId")
+			return true
+		case kwCoordId:
+			p.next()
+			l.CoordID = p.u32("CoordId")
+			return true
+		case kwAlpha:
+			p.next()
+			if !p.trackOr(static, 1, "Alpha", &l.AlphaTrack) {
+				l.Alpha = p.float("Alpha")
+			}
+			return true
+		default:
+			return false
+		}
+		p.next()
+		return true
+	})
+	return l
+}
+
+func (p *parser) textureAnim() wc3.TextureAnim {
+	var ta wc3.TextureAnim
+	p.body("TVertexAnim", func(k kw, _ bool) bool {
+		switch k {
+		case kwTranslation:
+			p.next()
+			ta.Translation = p.track(3, "Translation")
+		case kwRotation:
+			p.next()
+			ta.Rotation = p.track(4, "Rotation")
+		case kwScaling:
+			p.next()
+			ta.Scaling = p.track(3, "Scaling")
+		default:
+			return false
+		}
+		return true
+	})
+	return ta
+}
+
+// vec3List parses `[count] { { x, y, z }, … }`.
+func (p *parser) vec3List(what string) [][3]float32 {
+	hint := p.optCount(what)
+	open := p.open(what)
+	var out [][3]float32
+	if c := p.capHint(hint, 7); c > 0 {
+		out = make([][3]float32, 0, c)
+	}
+	for p.lx.kind == tLBrace {
+		p.next()
+		var v [3]float32
+		v[0] = p.float(what)
+		v[1] = p.float(what)
+		v[2] = p.float(what)
+		if p.lx.kind != tRBrace {
+			p.failf("%s entry takes 3 values, got %s after them", what, p.desc())
+		}
+		p.next()
+		out = append(out, v)
+	}
+	p.close(open, what)
+	p.checkCount(open, hint, len(out), what)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// vec2List parses `[count] { { u, v }, … }`.
+func (p *parser) vec2List(what string) [][2]float32 {
+	hint := p.optCount(what)
+	open := p.open(what)
+	var out [][2]float32
+	if c := p.capHint(hint, 5); c > 0 {
+		out = make([][2]float32, 0, c)
+	}
+	for p.lx.kind == tLBrace {
+		p.next()
+		var v [2]float32
+		v[0] = p.float(what)
+		v[1] = p.float(what)
+		if p.lx.kind != tRBrace {
+			p.failf("%s entry takes 2 values, got %s after them", what, p.desc())
+		}
+		p.next()
+		out = append(out, v)
+	}
+	p.close(open, what)
+	p.checkCount(open, hint, len(out), what)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// intList appends `{ a, b, … }` (integers in [0, hi]) to dst, returning it and the count.
+func (p *parser) intList(dst []uint32, hi int64, what string) ([]uint32, int) {
+	open := p.open(what)
+	n := 0
+	for p.lx.kind == tNumber {
+		v, ok := parseInt(p.lx.text())
+		if !ok || v < 0 || v > hi {
+			p.failf("malformed or out-of-range %s in %s", p.desc(), what)
+		}
+		dst = append(dst, uint32(v))
+		n++
+		p.next()
+	}
+	p.close(open, what)
+	return dst, n
+}
+
+func (p *parser) geoset() wc3.Geoset {
+	var g wc3.Geoset
+	p.body("Geoset", func(k kw, _ bool) bool {
+		switch k {
+		case kwVertices:
+			p.next()
+			g.Vertices = p.vec3List("Vertices")
+		case kwNormals:
+			p.next()
+			g.Normals = p.vec3List("Normals")
+		case kwTVertices:
+			p.next()
+			g.UVSets = append(g.UVSets, p.vec2List("TVertices"))
+		case kwVertexGroup:
+			p.next()
+			hint := p.optCount("VertexGroup")
+			open := p.open("VertexGroup")
+			if c := p.capHint(hint, 2); c > 0 {
+				g.VertexGroups = make([]uint8, 0, c)
+			}
+			for p.lx.kind == tNumber {
+				v, ok := parseInt(p.lx.text())
+				if !ok || v < 0 || v > 255 {
+					p.failf("malformed or out-of-range vertex group (%s) (0..255)", p.desc())
+				}
+				g.VertexGroups = append(g.VertexGroups, uint8(v))
+				p.next()
+			}
+			p.close(open, "VertexGroup")
+			p.checkCount(open, hint, len(g.VertexGroups), "VertexGroup")
+			if len(g.VertexGroups) == 0 {
+				g.VertexGroups = nil
+			}
+		case kwFaces:
+			p.next()
+			p.faces(&g)
+		case kwGroups:
+			p.next()
+			p.groups(&g)
+		case kwAnim:
+			p.next()
+			var e wc3.Extent
+			p.body("Anim", func(k kw, _ bool) bool { return p.extentProp(&e, k) })
+			g.SeqExtents = append(g.SeqExtents, e)
+		case kwMaterialID:
+			p.next()
+			g.MaterialID = p.u32("MaterialID")
+		case kwSelectionGroup:
+			p.next()
+			g.SelectionGroup = p.u32("SelectionGroup")
+		case kwUnselectable:
+			p.next()
+			g.SelectionFlags |= 4
+		default:
+			return p.extentProp(&g.Extent, k)
+		}
+		return true
+	})
+	return g
+}
+
+// faces parses `Faces [groups [indices]] { Triangles [n] { { i, … } … } … }`; each Triangles
+// block is one face group of type 4.
+func (p *parser) faces(g *wc3.Geoset) {
+	line := p.lx.tokLine
+	p.optCount("Faces")
+	hint := p.optCount("Faces")
+	if c := p.capHint(hint, 2); c > 0 && g.Faces == nil {
+		g.Faces = make([]uint16, 0, c)
+	}
+	total := 0
+	p.body("Faces", func(k kw, _ bool) bool {
+		if k != kwTriangles {
+			return false
+		}
+		tline := p.lx.tokLine
+		p.next()
+		p.optCount("Triangles")
+		open := p.open("Triangles")
+		start := len(g.Faces)
+		for p.lx.kind == tLBrace {
+			vopen := p.lx.tokLine
+			p.next()
+			for p.lx.kind == tNumber {
+				v, ok := parseInt(p.lx.text())
+				if !ok || v < 0 || v > math.MaxUint16 {
+					p.failf("malformed or out-of-range vertex index (%s) in Triangles (0..65535)", p.desc())
+				}
+				g.Faces = append(g.Faces, uint16(v))
+				p.next()
+			}
+			p.close(vopen, "Triangles index list")
+		}
+		p.close(open, "Triangles")
+		n := len(g.Faces) - start
+		if n%3 != 0 {
+			p.lx.tokLine = tline
+			p.failf("Triangles holds %d indices, not a multiple of 3", n)
+		}
+		g.FaceTypes = append(g.FaceTypes, 4)
+		g.FaceCounts = append(g.FaceCounts, uint32(n))
+		total += n
+		return true
+	})
+	p.checkCount(line, hint, total, "Faces")
+	if len(g.Faces) == 0 {
+		g.Faces = nil
+	}
+}
+
+// groups parses `Groups [n [m]] { Matrices { i, … } … }`.
+func (p *parser) groups(g *wc3.Geoset) {
+	line := p.lx.tokLine
+	nHint := p.optCount("Groups")
+	mHint := p.optCount("Groups")
+	if c := p.capHint(mHint, 2); c > 0 && g.Matrices == nil {
+		g.Matrices = make([]uint32, 0, c)
+	}
+	if c := p.capHint(nHint, 12); c > 0 && g.GroupSizes == nil {
+		g.GroupSizes = make([]uint32, 0, c)
+	}
+	total, groups := 0, 0
+	p.body("Groups", func(k kw, _ bool) bool {
+		if k != kwMatrices {
+			return false
+		}
+		p.next()
+		p.optCount("Matrices")
+		var n int
+		g.Matrices, n = p.intList(g.Matrices, math.MaxUint32, "Matrices")
+		g.GroupSizes = append(g.GroupSizes, uint32(n))
+		total += n
+		groups++
+		return true
+	})
+	p.checkCount(line, nHint, groups, "Groups")
+	p.checkCount(line, mHint, total, "Groups matrix indices")
+	if len(g.Matrices) == 0 {
+		g.Matrices = nil
+	}
+	if len(g.GroupSizes) == 0 {
+		g.GroupSizes = nil
+	}
+}
+
+func (p *parser) geosetAnim() wc3.GeosetAnim {
+	ga := wc3.GeosetAnim{Alpha: 1, Color: [3]float32{1, 1, 1}, GeosetID: -1}
+	p.body("GeosetAnim", func(k kw, static bool) bool {
+		switch k {
+		case kwDropShadow:
+			p.next()
+			ga.Flags |= 0x1
+		case kwAlpha:
+			p.next()
+			if !p.trackOr(static, 1, "Alpha", &ga.AlphaTrack) {
+				ga.Alpha = p.float("Alpha")
+			}
+		case kwColor:
+			p.next()
+			ga.Flags |= 0x2
+			if !p.trackOr(static, 3, "Color", &ga.ColorTrack) {
+				ga.Color = p.vec3("Color")
+			}
+		case kwGeosetId:
+			p.next()
+			ga.GeosetID = p.i32("GeosetId")
+		default:
+			return false
+		}
+		return true
+	})
+	return ga
+}
+
+// nodeFlags maps the flag keywords every node accepts to their bits.
+var nodeFlags = map[kw]uint32{
+	kwBillboarded:      wc3.NodeBillboarded,
+	kwBillboardedLockX: wc3.NodeBillboardedLockX,
+	kwBillboardedLockY: wc3.NodeBillboardedLockY,
+	kwBillboardedLockZ: wc3.NodeBillboardedLockZ,
+	kwBillboardLockX:   wc3.NodeBillboardedLockX,
+	kwBillboardLockY:   wc3.NodeBillboardedLockY,
+	kwBillboardLockZ:   wc3.NodeBillboardedLockZ,
+	kwCameraAnchored:   wc3.NodeCameraAnchored,
+}
+
+// node parses `["name"] { … }` for any object of the hierarchy; extra handles the keywords of
+// the particular kind (it may be nil).
+func (p *parser) node(n *wc3.Node, typ uint32, what string, extra func(k kw, static bool) bool) {
+	n.Name = p.optName()
+	n.ObjectID, n.ParentID, n.Flags = -1, -1, typ
+	p.body(what, func(k kw, static bool) bool {
+		switch k {
+		case kwObjectId:
+			p.next()
+			n.ObjectID = p.i32("ObjectId")
+		case kwParent:
+			p.next()
+			n.ParentID = p.i32("Parent")
+		case kwDontInherit:
+			p.next()
+			p.body("DontInherit", func(k kw, _ bool) bool {
+				switch k {
+				case kwTranslation:
+					n.Flags |= wc3.NodeDontInheritTranslation
+				case kwRotation:
+					n.Flags |= wc3.NodeDontInheritRotation
+				case kwScaling:
+					n.Flags |= wc3.NodeDontInheritScaling
+				default:
+					return false
+				}
+				p.next()
+				return true
+			})
+		case kwTranslation:
+			p.next()
+			n.Translation = p.track(3, "Translation")
+		case kwRotation:
+			p.next()
+			n.Rotation = p.track(4, "Rotation")
+		case kwScaling:
+			p.next()
+			n.Scaling = p.track(3, "Scaling")
+		default:
+			if f, ok := nodeFlags[k]; ok {
+				p.next()
+				n.Flags |= f
+				return true
+			}
+			return extra != nil && extra(k, static)
+		}
+		return true
+	})
+}
+
+func (p *parser) bone() wc3.Bone {
+	b := wc3.Bone{GeosetID: -1, GeosetAnimID: -1}
+	p.node(&b.Node, wc3.TypeBone, "Bone", func(k kw, _ bool) bool {
+		switch k {
+		case kwGeosetId:
+			p.next()
+			if p.lx.kind == tIdent && keyword(p.lx.text()) == kwMultiple {
+				p.next()
+				b.GeosetID = -1
+			} else {
+				b.GeosetID = p.i32("GeosetId")
+			}
+		case kwGeosetAnimId:
+			p.next()
+			if p.lx.kind == tIdent && keyword(p.lx.text()) == kwNone {
+				p.next()
+				b.GeosetAnimID = -1
+			} else {
+				b.GeosetAnimID = p.i32("GeosetAnimId")
+			}
+		default:
+			return false
+		}
+		return true
+	})
+	return b
+}
+
+func (p *parser) light() wc3.Light {
+	var l wc3.Light
+	p.node(&l.Node, wc3.TypeLight, "Light", func(k kw, static bool) bool {
+		switch k {
+		case kwOmnidirectional:
+			p.next()
+			l.Type = 0
+		case kwDirectional:
+			p.next()
+			l.Type = 1
+		case kwAmbient:
+			p.next()
+			l.Type = 2
+		case kwAttenuationStart:
+			p.next()
+			if !p.trackOr(static, 1, "AttenuationStart", &l.AttenuationStartTrack) {
+				l.AttenuationStart = p.float("AttenuationStart")
+			}
+		case kwAttenuationEnd:
+			p.next()
+			if !p.trackOr(static, 1, "AttenuationEnd", &l.AttenuationEndTrack) {
+				l.AttenuationEnd = p.float("AttenuationEnd")
+			}
+		case kwIntensity:
+			p.next()
+			if !p.trackOr(static, 1, "Intensity", &l.IntensityTrack) {
+				l.Intensity = p.float("Intensity")
+			}
+		case kwAmbIntensity:
+			p.next()
+			if !p.trackOr(static, 1, "AmbIntensity", &l.AmbIntensityTrack) {
+				l.AmbIntensity = p.float("AmbIntensity")
+			}
+		case kwColor:
+			p.next()
+			if !p.trackOr(static, 3, "Color", &l.ColorTrack) {
+				l.Color = p.vec3("Color")
+			}
+		case kwAmbColor:
+			p.next()
+			if !p.trackOr(static, 3, "AmbColor", &l.AmbColorTrack) {
+				l.AmbColor = p.vec3("AmbColor")
+			}
+		case kwVisibility:
+			p.next()
+			l.Visibility = p.track(1, "Visibility")
+		default:
+			return false
+		}
+		return true
+	})
+	return l
+}
+
+func (p *parser) attachment() wc3.Attachment {
+	var a wc3.Attachment
+	p.node(&a.Node, wc3.TypeAttachment, "Attachment", func(k kw, _ bool) bool {
+		switch k {
+		case kwPath:
+			p.next()
+			a.Path = p.str("Path")
+		case kwAttachmentID:
+			p.next()
+			a.AttachmentID = p.i32("AttachmentID")
+		case kwVisibility:
+			p.next()
+			a.Visibility = p.track(1, "Visibility")
+		default:
+			return false
+		}
+		return true
+	})
+	return a
+}
+
+// animFloat handles a float property that may be static or a track.
+func (p *parser) animFloat(static bool, what string, dst *float32, trk **wc3.Track) {
+	p.next()
+	if !p.trackOr(static, 1, what, trk) {
+		*dst = p.float(what)
+	}
+}
+
+func (p *parser) particleEmitter() wc3.ParticleEmitter {
+	var e wc3.ParticleEmitter
+	p.node(&e.Node, wc3.TypeParticleEmitter, "ParticleEmitter", func(k kw, static bool) bool {
+		switch k {
+		case kwEmitterUsesMDL:
+			p.next()
+			e.Flags |= 0x8000
+		case kwEmitterUsesTGA:
+			p.next()
+			e.Flags |= 0x10000
+		case kwEmissionRate:
+			p.animFloat(static, "EmissionRate", &e.EmissionRate, &e.EmissionRateTrack)
+		case kwGravity:
+			p.animFloat(static, "Gravity", &e.Gravity, &e.GravityTrack)
+		case kwLongitude:
+			p.animFloat(static, "Longitude", &e.Longitude, &e.LongitudeTrack)
+		case kwLatitude:
+			p.animFloat(static, "Latitude", &e.Latitude, &e.LatitudeTrack)
+		case kwVisibility:
+			p.next()
+			e.Visibility = p.track(1, "Visibility")
+		case kwParticle:
+			p.next()
+			p.body("Particle", func(k kw, static bool) bool {
+				switch k {
+				case kwLifeSpan:
+					p.animFloat(static, "LifeSpan", &e.LifeSpan, &e.LifeSpanTrack)
+				case kwInitVelocity:
+					p.animFloat(static, "InitVelocity", &e.InitVelocity, &e.InitVelocityTrack)
+				case kwPath:
+					p.next()
+					e.Path = p.str("Path")
+				default:
+					return false
+				}
+				return true
+			})
+		default:
+			return false
+		}
+		return true
+	})
+	return e
+}
+
+var pe2Flags = map[kw]uint32{
+	kwUnshaded: 0x8000, kwSortPrimsFarZ: 0x10000, kwLineEmitter: 0x20000, kwUnfogged: 0x40000,
+	kwModelSpace: 0x80000, kwXYQuad: 0x100000,
+}
+
+var pe2Filters = map[kw]uint32{kwBlend: 0, kwAdditive: 1, kwModulate: 2, kwModulate2x: 3, kwAlphaKey: 4}
+
+func (p *parser) particleEmitter2() wc3.ParticleEmitter2 {
+	var e wc3.ParticleEmitter2
+	p.node(&e.Node, wc3.TypeParticleEmitter, "ParticleEmitter2", func(k kw, static bool) bool {
+		if f, ok := pe2Flags[k]; ok {
+			p.next()
+			e.Flags |= f
+			return true
+		}
+		if f, ok := pe2Filters[k]; ok {
+			p.next()
+			e.FilterMode = f
+			return true
+		}
+		switch k {
+		case kwSpeed:
+			p.animFloat(static, "Speed", &e.Speed, &e.SpeedTrack)
+		case kwVariation:
+			p.animFloat(static, "Variation", &e.Variation, &e.VariationTrack)
+		case kwLatitude:
+			p.animFloat(static, "Latitude", &e.Latitude, &e.LatitudeTrack)
+		case kwGravity:
+			p.animFloat(static, "Gravity", &e.Gravity, &e.GravityTrack)
+		case kwEmissionRate:
+			p.animFloat(static, "EmissionRate", &e.EmissionRate, &e.EmissionRateTrack)
+		case kwWidth:
+			p.animFloat(static, "Width", &e.Width, &e.WidthTrack)
+		case kwLength:
+			p.animFloat(static, "Length", &e.Length, &e.LengthTrack)
+		case kwVisibility:
+			p.next()
+			e.Visibility = p.track(1, "Visibility")
+		case kwSquirt:
+			p.next()
+			e.Squirt = 1
+		case kwLifeSpan:
+			p.next()
+			e.LifeSpan = p.float("LifeSpan")
+		case kwTailLength:
+			p.next()
+			e.TailLength = p.float("TailLength")
+		case kwTime:
+			p.next()
+			e.Time = p.float("Time")
+		case kwRows:
+			p.next()
+			e.Rows = p.u32("Rows")
+		case kwColumns:
+			p.next()
+			e.Columns = p.u32("Columns")
+		case kwHead:
+			p.next()
+			e.HeadOrTail = 0
+		case kwTail:
+			p.next()
+			e.HeadOrTail = 1
+		case kwBoth:
+			p.next()
+			e.HeadOrTail = 2
+		case kwSegmentColor:
+			p.next()
+			n := 0
+			p.body("SegmentColor", func(k kw, _ bool) bool {
+				if k != kwColor {
+					return false
+				}
+				p.next()
+				c := p.vec3("SegmentColor Color")
+				if n < 3 {
+					e.SegmentColor[n] = c
+				} else {
+					p.warnf(p.lx.tokLine, "SegmentColor has more than 3 colours; extra ignored")
+				}
+				n++
+				return true
+			})
+		case kwAlpha:
+			p.next()
+			var a [3]uint32
+			p.uints(a[:], 255, "Alpha")
+			e.SegmentAlpha = [3]uint8{uint8(a[0]), uint8(a[1]), uint8(a[2])}
+		case kwParticleScaling:
+			p.next()
+			e.SegmentScaling = p.vec3("ParticleScaling")
+		case kwLifeSpanUVAnim:
+			p.next()
+			p.uints(e.HeadIntervals[0][:], math.MaxUint32, "LifeSpanUVAnim")
+		case kwDecayUVAnim:
+			p.next()
+			p.uints(e.HeadIntervals[1][:], math.MaxUint32, "DecayUVAnim")
+		case kwTailUVAnim:
+			p.next()
+			p.uints(e.TailIntervals[0][:], math.MaxUint32, "TailUVAnim")
+		case kwTailDecayUVAnim:
+			p.next()
+			p.uints(e.TailIntervals[1][:], math.MaxUint32, "TailDecayUVAnim")
+		case kwTextureID:
+			p.next()
+			e.TextureID = p.i32("TextureID")
+		case kwReplaceableId:
+			p.next()
+			e.ReplaceableID = p.u32("ReplaceableId")
+		case kwPriorityPlane:
+			p.next()
+			e.PriorityPlane = p.i32("PriorityPlane")
+		default:
+			return false
+		}
+		return true
+	})
+	return e
+}
+
+func (p *parser) ribbonEmitter() wc3.RibbonEmitter {
+	var r wc3.RibbonEmitter
+	p.node(&r.Node, wc3.TypeRibbonEmitter, "RibbonEmitter", func(k kw, static bool) bool {
+		switch k {
+		case kwHeightAbove:
+			p.animFloat(static, "HeightAbove", &r.HeightAbove, &r.HeightAboveTrack)
+		case kwHeightBelow:
+			p.animFloat(static, "HeightBelow", &r.HeightBelow, &r.HeightBelowTrack)
+		case kwAlpha:
+			p.animFloat(static, "Alpha", &r.Alpha, &r.AlphaTrack)
+		case kwColor:
+			p.next()
+			if !p.trackOr(static, 3, "Color", &r.ColorTrack) {
+				r.Color = p.vec3("Color")
+			}
+		case kwTextureSlot:
+			p.next()
+			if !p.trackOr(static, 1, "TextureSlot", &r.TextureSlotTrack) {
+				r.TextureSlot = p.u32("TextureSlot")
+			}
+		case kwVisibility:
+			p.next()
+			r.Visibility = p.track(1, "Visibility")
+		case kwEmissionRate:
+			p.next()
+			r.EmissionRate = p.u32("EmissionRate")
+		case kwLifeSpan:
+			p.next()
+			r.LifeSpan = p.float("LifeSpan")
+		case kwGravity:
+			p.next()
+			r.Gravity = p.float("Gravity")
+		case kwRows:
+			p.next()
+			r.Rows = p.u32("Rows")
+		case kwColumns:
+			p.next()
+			r.Columns = p.u32("Columns")
+		case kwMaterialID:
+			p.next()
+			r.MaterialID = p.i32("MaterialID")
+		default:
+			return false
+		}
+		return true
+	})
+	return r
+}
+
+func (p *parser) camera() wc3.Camera {
+	var c wc3.Camera
+	c.Name = p.optName()
+	p.body("Camera", func(k kw, _ bool) bool {
+		switch k {
+		case kwPosition:
+			p.next()
+			c.Position = p.vec3("Position")
+		case kwFieldOfView:
+			p.next()
+			c.FieldOfView = p.float("FieldOfView")
+		case kwFarClip:
+			p.next()
+			c.FarClip = p.float("FarClip")
+		case kwNearClip:
+			p.next()
+			c.NearClip = p.float("NearClip")
+		case kwTranslation:
+			p.next()
+			c.Translation = p.track(3, "Translation")
+		case kwRotation:
+			p.next()
+			c.Rotation = p.track(1, "Rotation")
+		case kwTarget:
+			p.next()
+			p.body("Target", func(k kw, _ bool) bool {
+				switch k {
+				case kwPosition:
+					p.next()
+					c.TargetPosition = p.vec3("Target Position")
+				case kwTranslation:
+					p.next()
+					c.TargetTranslation = p.track(3, "Target Translation")
+				default:
+					return false
+				}
+				return true
+			})
+		default:
+			return false
+		}
+		return true
+	})
+	return c
+}
+
+func (p *parser) eventObject() wc3.EventObject {
+	e := wc3.EventObject{GlobalSeq: -1}
+	p.node(&e.Node, wc3.TypeEvent, "EventObject", func(k kw, _ bool) bool {
+		switch k {
+		case kwGlobalSeqId:
+			p.next()
+			e.GlobalSeq = p.i32("GlobalSeqId")
+		case kwEventTrack:
+			p.next()
+			hint := p.optCount("EventTrack")
+			open := p.open("EventTrack")
+			if c := p.capHint(hint, 2); c > 0 {
+				e.Frames = make([]uint32, 0, c)
+			}
+			for {
+				if p.lx.kind == tNumber {
+					e.Frames = append(e.Frames, p.u32("EventTrack frame"))
+					continue
+				}
+				if p.lx.kind == tIdent && keyword(p.lx.text()) == kwGlobalSeqId {
+					p.next()
+					e.GlobalSeq = p.i32("GlobalSeqId")
+					continue
+				}
+				break
+			}
+			p.close(open, "EventTrack")
+			p.checkCount(open, hint, len(e.Frames), "EventTrack")
+			if len(e.Frames) == 0 {
+				e.Frames = nil
+			}
+		default:
+			return false
+		}
+		return true
+	})
+	return e
+}
+
+func (p *parser) collisionShape() wc3.CollisionShape {
+	var c wc3.CollisionShape
+	p.node(&c.Node, wc3.TypeCollisionShape, "CollisionShape", func(k kw, _ bool) bool {
+		switch k {
+		case kwBox:
+			c.Type = wc3.ShapeBox
+		case kwPlane:
+			c.Type = wc3.ShapePlane
+		case kwSphere:
+			c.Type = wc3.ShapeSphere
+		case kwCylinder:
+			c.Type = wc3.ShapeCylinder
+		case kwVertices:
+			p.next()
+			c.Vertices = p.vec3List("Vertices")
+			return true
+		case kwBoundsRadius:
+			p.next()
+			c.BoundsRadius = p.float("BoundsRadius")
+			return true
+		default:
+			return false
+		}
+		p.next()
+		return true
+	})
+	return c
+}

@@ -1,0 +1,865 @@
+package mdl
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/modelfs/modelfs/translate/wc3"
+)
+
+// Encode writes m as MDL text in the conventional layout (tabs, `{ x, y, z }`, floats in the
+// shortest form that reads back to the same float32).
+//
+// Read(Encode(m)) equals m apart from Warnings for every model the MDL form can express.
+// What it cannot express, and Encode silently drops or normalises:
+//   - Sequence.SyncPoint (MDX only);
+//   - flag bits without an MDL name: Texture.Flags beyond 0x3, Material.Flags beyond
+//     0x1|0x2|0x8|0x10|0x20, Layer.Shading beyond the Shade* bits, Geoset.SelectionFlags other
+//     than 4 (Unselectable), GeosetAnim.Flags beyond 0x3 (and 0x2 is implied by a colour track
+//     or a non-white colour), node type bits that differ from the block kind, emitter bits
+//     of the wrong emitter kind;
+//   - enumerations out of range: ParticleEmitter2 FilterMode > 4 or HeadOrTail > 2, Squirt
+//     other than 0 or 1, Light.Type > 2, CollisionShape.Type > 3;
+//   - tangents on a track that is not Hermite or Bezier;
+//   - empty non-nil slices (they read back as nil) and NaN payloads (they read back as the
+//     canonical NaN).
+//
+// Encode fails for models it cannot write at all: strings holding '"' or line breaks, face
+// types other than 4 (triangles), face, group or track arrays whose lengths disagree.
+func Encode(m *wc3.Model) ([]byte, error) {
+	if m == nil {
+		return nil, errors.New("mdl.Encode: nil model")
+	}
+	w := &writer{b: make([]byte, 0, estimateSize(m))}
+	w.model(m)
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.b, nil
+}
+
+func estimateSize(m *wc3.Model) int {
+	n := 4096
+	for i := range m.Geosets {
+		g := &m.Geosets[i]
+		n += 40*(len(g.Vertices)+len(g.Normals)) + 6*len(g.Faces) + 4*len(g.VertexGroups) + 8*len(g.Matrices)
+		for _, uv := range g.UVSets {
+			n += 28 * len(uv)
+		}
+	}
+	if n > 1<<30 {
+		n = 1 << 30
+	}
+	return n
+}
+
+type writer struct {
+	b   []byte
+	err error
+}
+
+func (w *writer) fail(format string, args ...any) {
+	if w.err == nil {
+		w.err = fmt.Errorf("mdl.Encode: "+format, args...)
+	}
+}
+
+func (w *writer) tabs(n int) {
+	for ; n > 0; n-- {
+		w.b = append(w.b, '\t')
+	}
+}
+
+func (w *writer) f(v float32) {
+	switch {
+	case v != v:
+		w.b = append(w.b, "NaN"...)
+	default:
+		w.b = strconv.AppendFloat(w.b, float64(v), 'g', -1, 32)
+	}
+}
+
+func (w *writer) i(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
+
+func (w *writer) quote(s, what string) {
+	if strings.ContainsAny(s, "\"\n\r") {
+		w.fail("%s %q holds a quote or line break, which MDL cannot express", what, s)
+	}
+	w.b = append(w.b, '"')
+	w.b = append(w.b, s...)
+	w.b = append(w.b, '"')
+}
+
+// open writes `Name {` at depth d.
+func (w *writer) open(d int, name string) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, " {\n"...)
+}
+
+func (w *writer) openN(d int, name string, n int) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, ' ')
+	w.i(int64(n))
+	w.b = append(w.b, " {\n"...)
+}
+
+func (w *writer) openNamed(d int, kind, name string) {
+	w.tabs(d)
+	w.b = append(w.b, kind...)
+	w.b = append(w.b, ' ')
+	w.quote(name, kind+" name")
+	w.b = append(w.b, " {\n"...)
+}
+
+func (w *writer) end(d int) {
+	w.tabs(d)
+	w.b = append(w.b, "}\n"...)
+}
+
+func (w *writer) flag(d int, name string) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, ",\n"...)
+}
+
+func (w *writer) intProp(d int, name string, v int64) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, ' ')
+	w.i(v)
+	w.b = append(w.b, ",\n"...)
+}
+
+func (w *writer) floatProp(d int, name string, v float32) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, ' ')
+	w.f(v)
+	w.b = append(w.b, ",\n"...)
+}
+
+func (w *writer) strProp(d int, name, v string) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, ' ')
+	w.quote(v, name)
+	w.b = append(w.b, ",\n"...)
+}
+
+func (w *writer) vec(v []float32) {
+	w.b = append(w.b, "{ "...)
+	for i, x := range v {
+		if i > 0 {
+			w.b = append(w.b, ", "...)
+		}
+		w.f(x)
+	}
+	w.b = append(w.b, " }"...)
+}
+
+func (w *writer) vecProp(d int, name string, v []float32) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, ' ')
+	w.vec(v)
+	w.b = append(w.b, ",\n"...)
+}
+
+func (w *writer) uintsProp(d int, name string, v []uint32) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.b = append(w.b, " { "...)
+	for i, x := range v {
+		if i > 0 {
+			w.b = append(w.b, ", "...)
+		}
+		w.i(int64(x))
+	}
+	w.b = append(w.b, " },\n"...)
+}
+
+func (w *writer) value(v []float32) {
+	if len(v) == 1 {
+		w.f(v[0])
+		return
+	}
+	w.vec(v)
+}
+
+var interpNames = [...]string{"DontInterp", "Linear", "Hermite", "Bezier"}
+
+// track writes `Name N { … }` at depth d; width is the field's width.
+func (w *writer) track(d int, name string, t *wc3.Track, width int) {
+	if t.Width != width {
+		w.fail("%s track has width %d, want %d", name, t.Width, width)
+		return
+	}
+	n := len(t.Frames)
+	if len(t.Values) != n*width {
+		w.fail("%s track has %d keys but %d values", name, n, len(t.Values))
+		return
+	}
+	if int(t.Interp) >= len(interpNames) {
+		w.fail("%s track has unknown interpolation %d", name, t.Interp)
+		return
+	}
+	tans := t.Interp >= wc3.Hermite
+	if tans && (len(t.InTans) != n*width || len(t.OutTans) != n*width) {
+		w.fail("%s track has %d keys but %d/%d tangents", name, n, len(t.InTans), len(t.OutTans))
+		return
+	}
+	w.openN(d, name, n)
+	w.flag(d+1, interpNames[t.Interp])
+	if t.GlobalSeq != -1 {
+		w.intProp(d+1, "GlobalSeqId", int64(t.GlobalSeq))
+	}
+	for k := 0; k < n; k++ {
+		w.tabs(d + 1)
+		w.i(int64(t.Frames[k]))
+		w.b = append(w.b, ": "...)
+		w.value(t.Values[k*width : (k+1)*width])
+		w.b = append(w.b, ",\n"...)
+		if tans {
+			w.tabs(d + 2)
+			w.b = append(w.b, "InTan "...)
+			w.value(t.InTans[k*width : (k+1)*width])
+			w.b = append(w.b, ",\n"...)
+			w.tabs(d + 2)
+			w.b = append(w.b, "OutTan "...)
+			w.value(t.OutTans[k*width : (k+1)*width])
+			w.b = append(w.b, ",\n"...)
+		}
+	}
+	w.end(d)
+}
+
+// animFloat writes a property that may be animated: the track when there is one, and the
+// static value when there is no track or when it differs from the reader's default.
+func (w *writer) animFloat(d int, name string, v, def float32, t *wc3.Track) {
+	if t != nil {
+		w.track(d, name, t, 1)
+		if v == def || v != v && def != def {
+			return
+		}
+	}
+	w.floatProp(d, "static "+name, v)
+}
+
+func (w *writer) animVec3(d int, name string, v, def [3]float32, t *wc3.Track) {
+	if t != nil {
+		w.track(d, name, t, 3)
+		if v == def {
+			return
+		}
+	}
+	w.vecProp(d, "static "+name, v[:])
+}
+
+func (w *writer) extent(d int, e *wc3.Extent) {
+	if e.Min != ([3]float32{}) {
+		w.vecProp(d, "MinimumExtent", e.Min[:])
+	}
+	if e.Max != ([3]float32{}) {
+		w.vecProp(d, "MaximumExtent", e.Max[:])
+	}
+	if e.BoundsRadius != 0 {
+		w.floatProp(d, "BoundsRadius", e.BoundsRadius)
+	}
+}
+
+func (w *writer) model(m *wc3.Model) {
+	w.b = append(w.b, "// Written by modelfs\n"...)
+	w.open(0, "Version")
+	w.intProp(1, "FormatVersion", int64(m.Version))
+	w.end(0)
+
+	w.openNamed(0, "Model", m.Name)
+	counts := []struct {
+		name string
+		n    int
+	}{
+		{"NumGeosets", len(m.Geosets)}, {"NumGeosetAnims", len(m.GeosetAnims)},
+		{"NumLights", len(m.Lights)}, {"NumHelpers", len(m.Helpers)}, {"NumBones", len(m.Bones)},
+		{"NumAttachments", len(m.Attachments)}, {"NumParticleEmitters", len(m.ParticleEmitters)},
+		{"NumParticleEmitters2", len(m.ParticleEmitters2)}, {"NumRibbonEmitters", len(m.RibbonEmitters)},
+		{"NumEvents", len(m.Events)},
+	}
+	for _, c := range counts {
+		if c.n > 0 {
+			w.intProp(1, c.name, int64(c.n))
+		}
+	}
+	if m.AnimFile != "" {
+		w.strProp(1, "AnimationFile", m.AnimFile)
+	}
+	w.intProp(1, "BlendTime", int64(m.BlendTime))
+	w.extent(1, &m.Extent)
+	w.end(0)
+
+	if m.Sequences != nil {
+		w.openN(0, "Sequences", len(m.Sequences))
+		for i := range m.Sequences {
+			s := &m.Sequences[i]
+			w.openNamed(1, "Anim", s.Name)
+			w.uintsProp(2, "Interval", s.Interval[:])
+			if s.NonLooping {
+				w.flag(2, "NonLooping")
+			}
+			if s.MoveSpeed != 0 {
+				w.floatProp(2, "MoveSpeed", s.MoveSpeed)
+			}
+			if s.Rarity != 0 {
+				w.floatProp(2, "Rarity", s.Rarity)
+			}
+			w.extent(2, &s.Extent)
+			w.end(1)
+		}
+		w.end(0)
+	}
+	if m.GlobalSequences != nil {
+		w.openN(0, "GlobalSequences", len(m.GlobalSequences))
+		for _, d := range m.GlobalSequences {
+			w.intProp(1, "Duration", int64(d))
+		}
+		w.end(0)
+	}
+	if m.Textures != nil {
+		w.openN(0, "Textures", len(m.Textures))
+		for i := range m.Textures {
+			t := &m.Textures[i]
+			w.open(1, "Bitmap")
+			w.strProp(2, "Image", t.Path)
+			if t.ReplaceableID != 0 {
+				w.intProp(2, "ReplaceableId", int64(t.ReplaceableID))
+			}
+			if t.Flags&1 != 0 {
+				w.flag(2, "WrapWidth")
+			}
+			if t.Flags&2 != 0 {
+				w.flag(2, "WrapHeight")
+			}
+			w.end(1)
+		}
+		w.end(0)
+	}
+	if m.Materials != nil {
+		w.openN(0, "Materials", len(m.Materials))
+		for i := range m.Materials {
+			w.material(&m.Materials[i])
+		}
+		w.end(0)
+	}
+	if m.TextureAnims != nil {
+		w.openN(0, "TextureAnims", len(m.TextureAnims))
+		for i := range m.TextureAnims {
+			ta := &m.TextureAnims[i]
+			w.open(1, "TVertexAnim")
+			if ta.Translation != nil {
+				w.track(2, "Translation", ta.Translation, 3)
+			}
+			if ta.Rotation != nil {
+				w.track(2, "Rotation", ta.Rotation, 4)
+			}
+			if ta.Scaling != nil {
+				w.track(2, "Scaling", ta.Scaling, 3)
+			}
+			w.end(1)
+		}
+		w.end(0)
+	}
+	for i := range m.Geosets {
+		w.geoset(&m.Geosets[i])
+	}
+	for i := range m.GeosetAnims {
+		w.geosetAnim(&m.GeosetAnims[i])
+	}
+	for i := range m.Bones {
+		b := &m.Bones[i]
+		w.nodeHead("Bone", &b.Node)
+		if b.GeosetID == -1 {
+			w.flag(1, "GeosetId Multiple")
+		} else {
+			w.intProp(1, "GeosetId", int64(b.GeosetID))
+		}
+		if b.GeosetAnimID == -1 {
+			w.flag(1, "GeosetAnimId None")
+		} else {
+			w.intProp(1, "GeosetAnimId", int64(b.GeosetAnimID))
+		}
+		w.nodeTail(&b.Node)
+	}
+	for i := range m.Lights {
+		w.light(&m.Lights[i])
+	}
+	for i := range m.Helpers {
+		w.nodeHead("Helper", &m.Helpers[i])
+		w.nodeTail(&m.Helpers[i])
+	}
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		w.nodeHead("Attachment", &a.Node)
+		if a.Path != "" {
+			w.strProp(1, "Path", a.Path)
+		}
+		if a.AttachmentID != 0 {
+			w.intProp(1, "AttachmentID", int64(a.AttachmentID))
+		}
+		if a.Visibility != nil {
+			w.track(1, "Visibility", a.Visibility, 1)
+		}
+		w.nodeTail(&a.Node)
+	}
+	if m.PivotPoints != nil {
+		w.openN(0, "PivotPoints", len(m.PivotPoints))
+		for _, v := range m.PivotPoints {
+			w.tabs(1)
+			w.vec(v[:])
+			w.b = append(w.b, ",\n"...)
+		}
+		w.end(0)
+	}
+	for i := range m.ParticleEmitters {
+		w.particleEmitter(&m.ParticleEmitters[i])
+	}
+	for i := range m.ParticleEmitters2 {
+		w.particleEmitter2(&m.ParticleEmitters2[i])
+	}
+	for i := range m.RibbonEmitters {
+		w.ribbonEmitter(&m.RibbonEmitters[i])
+	}
+	for i := range m.Cameras {
+		w.camera(&m.Cameras[i])
+	}
+	for i := range m.Events {
+		w.eventObject(&m.Events[i])
+	}
+	for i := range m.CollisionShapes {
+		w.collisionShape(&m.CollisionShapes[i])
+	}
+}
+
+var filterNames = [...]string{"None", "Transparent", "Blend", "Additive", "AddAlpha", "Modulate", "Modulate2x"}
+
+func (w *writer) material(mt *wc3.Material) {
+	w.open(1, "Material")
+	for _, f := range []struct {
+		bit  uint32
+		name string
+	}{{0x1, "ConstantColor"}, {0x2, "TwoSided"}, {0x8, "SortPrimsNearZ"}, {0x10, "SortPrimsFarZ"}, {0x20, "FullResolution"}} {
+		if mt.Flags&f.bit != 0 {
+			w.flag(2, f.name)
+		}
+	}
+	if mt.PriorityPlane != 0 {
+		w.intProp(2, "PriorityPlane", int64(mt.PriorityPlane))
+	}
+	for i := range mt.Layers {
+		l := &mt.Layers[i]
+		w.open(2, "Layer")
+		if int(l.FilterMode) < len(filterNames) {
+			w.flag(3, "FilterMode "+filterNames[l.FilterMode])
+		} else {
+			w.intProp(3, "FilterMode", int64(l.FilterMode))
+		}
+		for _, f := range []struct {
+			bit  uint32
+			name string
+		}{{wc3.ShadeUnshaded, "Unshaded"}, {wc3.ShadeSphereEnvMap, "SphereEnvMap"}, {wc3.ShadeTwoSided, "TwoSided"},
+			{wc3.ShadeUnfogged, "Unfogged"}, {wc3.ShadeNoDepthTest, "NoDepthTest"}, {wc3.ShadeNoDepthSet, "NoDepthSet"}} {
+			if l.Shading&f.bit != 0 {
+				w.flag(3, f.name)
+			}
+		}
+		if l.TextureTrack != nil {
+			w.track(3, "TextureID", l.TextureTrack, 1)
+		}
+		if l.TextureTrack == nil || l.TextureID != 0 {
+			w.intProp(3, "static TextureID", int64(l.TextureID))
+		}
+		if l.TextureAnimID != -1 {
+			w.intProp(3, "TVertexAnimId", int64(l.TextureAnimID))
+		}
+		if l.CoordID != 0 {
+			w.intProp(3, "CoordId", int64(l.CoordID))
+		}
+		if l.AlphaTrack != nil || l.Alpha != 1 {
+			w.animFloat(3, "Alpha", l.Alpha, 1, l.AlphaTrack)
+		}
+		w.end(2)
+	}
+	w.end(1)
+}
+
+func (w *writer) geoset(g *wc3.Geoset) {
+	w.open(0, "Geoset")
+	if g.Vertices != nil {
+		w.vec3List(1, "Vertices", g.Vertices)
+	}
+	if g.Normals != nil {
+		w.vec3List(1, "Normals", g.Normals)
+	}
+	for _, uv := range g.UVSets {
+		w.openN(1, "TVertices", len(uv))
+		for _, v := range uv {
+			w.b = append(w.b, "\t\t{ "...)
+			w.f(v[0])
+			w.b = append(w.b, ", "...)
+			w.f(v[1])
+			w.b = append(w.b, " },\n"...)
+		}
+		w.end(1)
+	}
+	if g.VertexGroups != nil {
+		w.openN(1, "VertexGroup", len(g.VertexGroups))
+		for _, v := range g.VertexGroups {
+			w.b = append(w.b, "\t\t"...)
+			w.i(int64(v))
+			w.b = append(w.b, ",\n"...)
+		}
+		w.end(1)
+	}
+	if g.FaceTypes != nil || g.FaceCounts != nil || g.Faces != nil {
+		w.faces(g)
+	}
+	if g.GroupSizes != nil || g.Matrices != nil {
+		total := 0
+		for _, n := range g.GroupSizes {
+			total += int(n)
+		}
+		if total != len(g.Matrices) {
+			w.fail("geoset group sizes add up to %d but there are %d matrix indices", total, len(g.Matrices))
+			return
+		}
+		w.tabs(1)
+		w.b = append(w.b, "Groups "...)
+		w.i(int64(len(g.GroupSizes)))
+		w.b = append(w.b, ' ')
+		w.i(int64(total))
+		w.b = append(w.b, " {\n"...)
+		at := 0
+		for _, n := range g.GroupSizes {
+			w.uintsProp(2, "Matrices", g.Matrices[at:at+int(n)])
+			at += int(n)
+		}
+		w.end(1)
+	}
+	w.extent(1, &g.Extent)
+	for i := range g.SeqExtents {
+		w.open(1, "Anim")
+		w.extent(2, &g.SeqExtents[i])
+		w.end(1)
+	}
+	w.intProp(1, "MaterialID", int64(g.MaterialID))
+	w.intProp(1, "SelectionGroup", int64(g.SelectionGroup))
+	if g.SelectionFlags&4 != 0 {
+		w.flag(1, "Unselectable")
+	}
+	w.end(0)
+}
+
+func (w *writer) faces(g *wc3.Geoset) {
+	if len(g.FaceTypes) != len(g.FaceCounts) {
+		w.fail("geoset has %d face types but %d face counts", len(g.FaceTypes), len(g.FaceCounts))
+		return
+	}
+	total := 0
+	for i, t := range g.FaceTypes {
+		if t != 4 {
+			w.fail("face type %d is not expressible in MDL (only 4, triangles)", t)
+			return
+		}
+		if g.FaceCounts[i]%3 != 0 {
+			w.fail("face group of %d indices is not whole triangles", g.FaceCounts[i])
+			return
+		}
+		total += int(g.FaceCounts[i])
+	}
+	if total != len(g.Faces) {
+		w.fail("face counts add up to %d but there are %d indices", total, len(g.Faces))
+		return
+	}
+	w.tabs(1)
+	w.b = append(w.b, "Faces "...)
+	w.i(int64(len(g.FaceTypes)))
+	w.b = append(w.b, ' ')
+	w.i(int64(total))
+	w.b = append(w.b, " {\n"...)
+	at := 0
+	for _, n := range g.FaceCounts {
+		w.open(2, "Triangles")
+		w.b = append(w.b, "\t\t\t{ "...)
+		for i, v := range g.Faces[at : at+int(n)] {
+			if i > 0 {
+				w.b = append(w.b, ", "...)
+			}
+			w.i(int64(v))
+		}
+		w.b = append(w.b, " },\n"...)
+		w.end(2)
+		at += int(n)
+	}
+	w.end(1)
+}
+
+func (w *writer) vec3List(d int, name string, vs [][3]float32) {
+	w.openN(d, name, len(vs))
+	for _, v := range vs {
+		w.tabs(d + 1)
+		w.b = append(w.b, "{ "...)
+		w.f(v[0])
+		w.b = append(w.b, ", "...)
+		w.f(v[1])
+		w.b = append(w.b, ", "...)
+		w.f(v[2])
+		w.b = append(w.b, " },\n"...)
+	}
+	w.end(d)
+}
+
+func (w *writer) geosetAnim(ga *wc3.GeosetAnim) {
+	w.open(0, "GeosetAnim")
+	if ga.Flags&1 != 0 {
+		w.flag(1, "DropShadow")
+	}
+	w.animFloat(1, "Alpha", ga.Alpha, 1, ga.AlphaTrack)
+	white := [3]float32{1, 1, 1}
+	if ga.ColorTrack != nil || ga.Flags&2 != 0 || ga.Color != white {
+		w.animVec3(1, "Color", ga.Color, white, ga.ColorTrack)
+	}
+	w.intProp(1, "GeosetId", int64(ga.GeosetID))
+	w.end(0)
+}
+
+// nodeHead opens a node block and writes the fields every node shares except its tracks.
+func (w *writer) nodeHead(kind string, n *wc3.Node) {
+	w.openNamed(0, kind, n.Name)
+	w.intProp(1, "ObjectId", int64(n.ObjectID))
+	if n.ParentID != -1 {
+		w.intProp(1, "Parent", int64(n.ParentID))
+	}
+	for _, f := range []struct {
+		bit  uint32
+		name string
+	}{{wc3.NodeBillboarded, "Billboarded"}, {wc3.NodeBillboardedLockX, "BillboardedLockX"},
+		{wc3.NodeBillboardedLockY, "BillboardedLockY"}, {wc3.NodeBillboardedLockZ, "BillboardedLockZ"},
+		{wc3.NodeCameraAnchored, "CameraAnchored"}} {
+		if n.Flags&f.bit != 0 {
+			w.flag(1, f.name)
+		}
+	}
+	if di := n.Flags & (wc3.NodeDontInheritTranslation | wc3.NodeDontInheritRotation | wc3.NodeDontInheritScaling); di != 0 {
+		var parts []string
+		if di&wc3.NodeDontInheritTranslation != 0 {
+			parts = append(parts, "Translation")
+		}
+		if di&wc3.NodeDontInheritRotation != 0 {
+			parts = append(parts, "Rotation")
+		}
+		if di&wc3.NodeDontInheritScaling != 0 {
+			parts = append(parts, "Scaling")
+		}
+		w.flag(1, "DontInherit { "+strings.Join(parts, ", ")+" }")
+	}
+}
+
+// nodeTail writes a node's transform tracks and closes its block.
+func (w *writer) nodeTail(n *wc3.Node) {
+	if n.Translation != nil {
+		w.track(1, "Translation", n.Translation, 3)
+	}
+	if n.Rotation != nil {
+		w.track(1, "Rotation", n.Rotation, 4)
+	}
+	if n.Scaling != nil {
+		w.track(1, "Scaling", n.Scaling, 3)
+	}
+	w.end(0)
+}
+
+var lightTypes = [...]string{"Omnidirectional", "Directional", "Ambient"}
+
+func (w *writer) light(l *wc3.Light) {
+	w.nodeHead("Light", &l.Node)
+	if int(l.Type) < len(lightTypes) {
+		w.flag(1, lightTypes[l.Type])
+	}
+	w.animFloat(1, "AttenuationStart", l.AttenuationStart, 0, l.AttenuationStartTrack)
+	w.animFloat(1, "AttenuationEnd", l.AttenuationEnd, 0, l.AttenuationEndTrack)
+	w.animFloat(1, "Intensity", l.Intensity, 0, l.IntensityTrack)
+	w.animVec3(1, "Color", l.Color, [3]float32{}, l.ColorTrack)
+	w.animFloat(1, "AmbIntensity", l.AmbIntensity, 0, l.AmbIntensityTrack)
+	w.animVec3(1, "AmbColor", l.AmbColor, [3]float32{}, l.AmbColorTrack)
+	if l.Visibility != nil {
+		w.track(1, "Visibility", l.Visibility, 1)
+	}
+	w.nodeTail(&l.Node)
+}
+
+func (w *writer) particleEmitter(e *wc3.ParticleEmitter) {
+	w.nodeHead("ParticleEmitter", &e.Node)
+	if e.Flags&0x8000 != 0 {
+		w.flag(1, "EmitterUsesMDL")
+	}
+	if e.Flags&0x10000 != 0 {
+		w.flag(1, "EmitterUsesTGA")
+	}
+	w.animFloat(1, "EmissionRate", e.EmissionRate, 0, e.EmissionRateTrack)
+	w.animFloat(1, "Gravity", e.Gravity, 0, e.GravityTrack)
+	w.animFloat(1, "Longitude", e.Longitude, 0, e.LongitudeTrack)
+	w.animFloat(1, "Latitude", e.Latitude, 0, e.LatitudeTrack)
+	if e.Visibility != nil {
+		w.track(1, "Visibility", e.Visibility, 1)
+	}
+	w.open(1, "Particle")
+	w.animFloat(2, "LifeSpan", e.LifeSpan, 0, e.LifeSpanTrack)
+	w.animFloat(2, "InitVelocity", e.InitVelocity, 0, e.InitVelocityTrack)
+	w.strProp(2, "Path", e.Path)
+	w.end(1)
+	w.nodeTail(&e.Node)
+}
+
+var pe2FilterNames = [...]string{"Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"}
+var headOrTailNames = [...]string{"Head", "Tail", "Both"}
+
+func (w *writer) particleEmitter2(e *wc3.ParticleEmitter2) {
+	w.nodeHead("ParticleEmitter2", &e.Node)
+	for _, f := range []struct {
+		bit  uint32
+		name string
+	}{{0x10000, "SortPrimsFarZ"}, {0x8000, "Unshaded"}, {0x20000, "LineEmitter"}, {0x40000, "Unfogged"},
+		{0x80000, "ModelSpace"}, {0x100000, "XYQuad"}} {
+		if e.Flags&f.bit != 0 {
+			w.flag(1, f.name)
+		}
+	}
+	w.animFloat(1, "Speed", e.Speed, 0, e.SpeedTrack)
+	w.animFloat(1, "Variation", e.Variation, 0, e.VariationTrack)
+	w.animFloat(1, "Latitude", e.Latitude, 0, e.LatitudeTrack)
+	w.animFloat(1, "Gravity", e.Gravity, 0, e.GravityTrack)
+	if e.Visibility != nil {
+		w.track(1, "Visibility", e.Visibility, 1)
+	}
+	if e.Squirt != 0 {
+		w.flag(1, "Squirt")
+	}
+	w.floatProp(1, "LifeSpan", e.LifeSpan)
+	w.animFloat(1, "EmissionRate", e.EmissionRate, 0, e.EmissionRateTrack)
+	w.animFloat(1, "Width", e.Width, 0, e.WidthTrack)
+	w.animFloat(1, "Length", e.Length, 0, e.LengthTrack)
+	if int(e.FilterMode) < len(pe2FilterNames) {
+		w.flag(1, pe2FilterNames[e.FilterMode])
+	}
+	w.intProp(1, "Rows", int64(e.Rows))
+	w.intProp(1, "Columns", int64(e.Columns))
+	if int(e.HeadOrTail) < len(headOrTailNames) {
+		w.flag(1, headOrTailNames[e.HeadOrTail])
+	}
+	w.floatProp(1, "TailLength", e.TailLength)
+	w.floatProp(1, "Time", e.Time)
+	w.open(1, "SegmentColor")
+	for i := range e.SegmentColor {
+		w.vecProp(2, "Color", e.SegmentColor[i][:])
+	}
+	w.end(1)
+	a := e.SegmentAlpha
+	w.uintsProp(1, "Alpha", []uint32{uint32(a[0]), uint32(a[1]), uint32(a[2])})
+	w.vecProp(1, "ParticleScaling", e.SegmentScaling[:])
+	w.uintsProp(1, "LifeSpanUVAnim", e.HeadIntervals[0][:])
+	w.uintsProp(1, "DecayUVAnim", e.HeadIntervals[1][:])
+	w.uintsProp(1, "TailUVAnim", e.TailIntervals[0][:])
+	w.uintsProp(1, "TailDecayUVAnim", e.TailIntervals[1][:])
+	w.intProp(1, "TextureID", int64(e.TextureID))
+	if e.ReplaceableID != 0 {
+		w.intProp(1, "ReplaceableId", int64(e.ReplaceableID))
+	}
+	if e.PriorityPlane != 0 {
+		w.intProp(1, "PriorityPlane", int64(e.PriorityPlane))
+	}
+	w.nodeTail(&e.Node)
+}
+
+func (w *writer) ribbonEmitter(r *wc3.RibbonEmitter) {
+	w.nodeHead("RibbonEmitter", &r.Node)
+	w.animFloat(1, "HeightAbove", r.HeightAbove, 0, r.HeightAboveTrack)
+	w.animFloat(1, "HeightBelow", r.HeightBelow, 0, r.HeightBelowTrack)
+	w.animFloat(1, "Alpha", r.Alpha, 0, r.AlphaTrack)
+	w.animVec3(1, "Color", r.Color, [3]float32{}, r.ColorTrack)
+	if r.TextureSlotTrack != nil {
+		w.track(1, "TextureSlot", r.TextureSlotTrack, 1)
+	}
+	if r.TextureSlotTrack == nil || r.TextureSlot != 0 {
+		w.intProp(1, "static TextureSlot", int64(r.TextureSlot))
+	}
+	if r.Visibility != nil {
+		w.track(1, "Visibility", r.Visibility, 1)
+	}
+	w.intProp(1, "EmissionRate", int64(r.EmissionRate))
+	w.floatProp(1, "LifeSpan", r.LifeSpan)
+	if r.Gravity != 0 {
+		w.floatProp(1, "Gravity", r.Gravity)
+	}
+	w.intProp(1, "Rows", int64(r.Rows))
+	w.intProp(1, "Columns", int64(r.Columns))
+	w.intProp(1, "MaterialID", int64(r.MaterialID))
+	w.nodeTail(&r.Node)
+}
+
+func (w *writer) camera(c *wc3.Camera) {
+	w.openNamed(0, "Camera", c.Name)
+	w.vecProp(1, "Position", c.Position[:])
+	if c.Translation != nil {
+		w.track(1, "Translation", c.Translation, 3)
+	}
+	if c.Rotation != nil {
+		w.track(1, "Rotation", c.Rotation, 1)
+	}
+	w.floatProp(1, "FieldOfView", c.FieldOfView)
+	w.floatProp(1, "FarClip", c.FarClip)
+	w.floatProp(1, "NearClip", c.NearClip)
+	w.open(1, "Target")
+	w.vecProp(2, "Position", c.TargetPosition[:])
+	if c.TargetTranslation != nil {
+		w.track(2, "Translation", c.TargetTranslation, 3)
+	}
+	w.end(1)
+	w.end(0)
+}
+
+func (w *writer) eventObject(e *wc3.EventObject) {
+	w.nodeHead("EventObject", &e.Node)
+	if e.Frames != nil {
+		w.openN(1, "EventTrack", len(e.Frames))
+		if e.GlobalSeq != -1 {
+			w.intProp(2, "GlobalSeqId", int64(e.GlobalSeq))
+		}
+		for _, f := range e.Frames {
+			w.tabs(2)
+			w.i(int64(f))
+			w.b = append(w.b, ",\n"...)
+		}
+		w.end(1)
+	} else if e.GlobalSeq != -1 {
+		w.intProp(1, "GlobalSeqId", int64(e.GlobalSeq))
+	}
+	w.nodeTail(&e.Node)
+}
+
+var shapeNames = [...]string{"Box", "Plane", "Sphere", "Cylinder"}
+
+func (w *writer) collisionShape(c *wc3.CollisionShape) {
+	w.nodeHead("CollisionShape", &c.Node)
+	if int(c.Type) < len(shapeNames) {
+		w.flag(1, shapeNames[c.Type])
+	}
+	if c.Vertices != nil {
+		w.vec3List(1, "Vertices", c.Vertices)
+	}
+	if c.BoundsRadius != 0 || c.Type == wc3.ShapeSphere || c.Type == wc3.ShapeCylinder {
+		w.floatProp(1, "BoundsRadius", c.BoundsRadius)
+	}
+	w.nodeTail(&c.Node)
+}
