@@ -176,8 +176,8 @@ func TestMDLMatchesMDX(t *testing.T) {
 			if !reflect.DeepEqual(sa, sb) {
 				t.Fatal("scenes differ")
 			}
-			if len(sa.Nodes) == 0 || len(sa.Animations) == 0 {
-				t.Fatalf("suspiciously empty scene: %d nodes, %d animations", len(sa.Nodes), len(sa.Animations))
+			if len(sa.Nodes) == 0 || len(sa.Animations) != len(text.Sequences) {
+				t.Fatalf("%d nodes, %d animations for %d sequences", len(sa.Nodes), len(sa.Animations), len(text.Sequences))
 			}
 		})
 	}
