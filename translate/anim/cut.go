@@ -3,13 +3,15 @@ package anim
 import (
 	"errors"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
 // BakeTolerance is how far (largest component, quaternions compared up to sign) the slerp
 // between two baked quaternion samples may stray from the true curve.
-const BakeTolerance = 1e-5
+const BakeTolerance = 5e-5
 
 // MaxBakedKeys caps the number of extra samples Cut adds to one channel when baking quaternion
 // Hermite/Bezier curves; Result.Capped reports when the cap was hit.
@@ -67,12 +69,12 @@ type seg struct {
 	kind   segKind
 	t0, t1 float64
 	a, b   float64
-	p      [4][]float64
+	p      [4]val
 }
 
 func (s *seg) param(t float64) float64 { return (t - s.t0) / (s.t1 - s.t0) }
 
-func (s *seg) value(t float64) []float64 {
+func (s *seg) value(t float64) val {
 	switch s.kind {
 	case segLinear:
 		return lerp(s.p[0], s.p[3], s.param(t))
@@ -87,23 +89,20 @@ func (s *seg) value(t float64) []float64 {
 }
 
 // derivSec is the derivative in units per second (meaningful for hold, linear and cubic).
-func (s *seg) derivSec(t float64) []float64 {
-	w := len(s.p[0])
+func (s *seg) derivSec(t float64) val {
+	var out val
 	switch s.kind {
 	case segLinear:
-		out := make([]float64, w)
 		for i := range out {
 			out[i] = (s.p[3][i] - s.p[0][i]) * 1000 / (s.t1 - s.t0)
 		}
-		return out
 	case segCubic:
-		out := hermiteDeriv(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
+		out = hermiteDeriv(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
 		for i := range out {
 			out[i] *= 1000 / (s.t1 - s.t0)
 		}
-		return out
 	}
-	return make([]float64, w)
+	return out
 }
 
 // windowSegs returns the pieces of the curve in source window sw, placed so that sw.Start lands
@@ -119,11 +118,11 @@ func (tr *Track) windowSegs(sw Window, off, dur float64, out []seg) []seg {
 	}
 	first, last := tr.KeysIn(sw.Start, sw.End)
 	if first == last {
-		add(seg{kind: segHold, t0: off, t1: end, p: [4][]float64{vec64(tr.Default)}})
+		add(seg{kind: segHold, t0: off, t1: end, p: [4]val{tr.def()}})
 		return out
 	}
 	if t := place(tr.Frames[first]); t > off {
-		add(seg{kind: segHold, t0: off, t1: t, p: [4][]float64{tr.value(first)}})
+		add(seg{kind: segHold, t0: off, t1: t, p: [4]val{tr.value(first)}})
 	}
 	for i := first; i+1 < last; i++ {
 		j := i + 1
@@ -141,22 +140,22 @@ func (tr *Track) windowSegs(sw Window, off, dur float64, out []seg) []seg {
 		case tr.Interp == Linear:
 			s.kind, s.p[0], s.p[3] = segLinear, a, d
 		case tr.Rotation:
-			s.kind, s.p = segSquad, [4][]float64{a, tr.outTan(i), tr.inTan(j), d}
+			s.kind, s.p = segSquad, [4]val{a, tr.outTan(i), tr.inTan(j), d}
 		case tr.Interp == Hermite:
-			s.kind, s.p = segCubic, [4][]float64{a, tr.outTan(i), tr.inTan(j), d}
+			s.kind, s.p = segCubic, [4]val{a, tr.outTan(i), tr.inTan(j), d}
 		default: // Bezier (v0, c0, c1, v1) → Hermite tangents 3(c0 − v0), 3(v1 − c1)
 			c0, c1 := tr.outTan(i), tr.inTan(j)
-			m0, m1 := make([]float64, len(a)), make([]float64, len(a))
+			var m0, m1 val
 			for k := range a {
 				m0[k] = 3 * (c0[k] - a[k])
 				m1[k] = 3 * (d[k] - c1[k])
 			}
-			s.kind, s.p = segCubic, [4][]float64{a, m0, m1, d}
+			s.kind, s.p = segCubic, [4]val{a, m0, m1, d}
 		}
 		add(s)
 	}
 	if t := place(tr.Frames[last-1]); t < end {
-		add(seg{kind: segHold, t0: t, t1: end, p: [4][]float64{tr.value(last - 1)}})
+		add(seg{kind: segHold, t0: t, t1: end, p: [4]val{tr.value(last - 1)}})
 	}
 	return out
 }
@@ -170,7 +169,7 @@ func (tr *Track) segments(w Window) ([]seg, int, error) {
 	if tr.Period == 0 {
 		// A clock of length 0 never leaves 0.
 		v := tr.at(Window{0, 0}, 0)
-		return []seg{{kind: segHold, t0: 0, t1: dur, a: 0, b: dur, p: [4][]float64{v}}}, 1, nil
+		return []seg{{kind: segHold, t0: 0, t1: dur, a: 0, b: dur, p: [4]val{v}}}, 1, nil
 	}
 	p := tr.Period
 	repeats := int((w.Duration() + p - 1) / p)
@@ -178,7 +177,7 @@ func (tr *Track) segments(w Window) ([]seg, int, error) {
 	if float64(repeats)*float64(last-first+2) > MaxSegments {
 		return nil, 0, ErrTooManyKeys
 	}
-	var out []seg
+	out := make([]seg, 0, repeats*(last-first+1))
 	for k := 0; k < repeats; k++ {
 		out = tr.windowSegs(Window{0, p}, float64(int64(k)*p), dur, out)
 	}
@@ -188,7 +187,7 @@ func (tr *Track) segments(w Window) ([]seg, int, error) {
 // key is one output key: time in seconds, in-tangent, value and out-tangent (per second).
 type key struct {
 	t           float32
-	in, v, outT []float64
+	in, v, outT val
 }
 
 // keyList appends keys keeping times strictly increasing: a key at or before the previous
@@ -205,10 +204,14 @@ func (kl *keyList) add(k key) {
 
 func secs(ms float64) float32 { return float32(ms / 1000) }
 
+// snap moves clip time ms (ms) onto the float32-seconds grid that key times are written in, so
+// that a baked sample is taken at the time it is emitted at.
+func snap(ms float64) float64 { return float64(secs(ms)) * 1000 }
+
 // same reports whether two values agree to float32 precision (quaternions up to sign).
-func same(a, b []float64, rotation bool) bool {
+func same(a, b val, width int, rotation bool) bool {
 	close := func(sign float64) bool {
-		for i := range a {
+		for i := range width {
 			if math.Abs(a[i]-sign*b[i]) > 1e-6*(1+math.Abs(a[i])) {
 				return false
 			}
@@ -231,8 +234,10 @@ func Cut(tr *Track, w Window) (Result, error) {
 	interp := tr.OutputInterp()
 	res.Baked = tr.Rotation && tr.cubic()
 	width := tr.Width
-	zero := make([]float64, width)
-	var kl keyList
+	var zero val
+	buf := keyPool.Get().(*keyList)
+	defer func() { *buf = (*buf)[:0]; keyPool.Put(buf) }()
+	kl := *buf
 	if w.Duration() == 0 {
 		kl.add(key{t: 0, in: zero, v: tr.sample(w, 0), outT: zero})
 		if tr.Global {
@@ -244,16 +249,19 @@ func Cut(tr *Track, w Window) (Result, error) {
 			return Result{}, err
 		}
 		res.Repeats = repeats
+		kl = slices.Grow(kl, 2*len(segs)+2)
 		budget := MaxBakedKeys
-		var prevV, prevD []float64
+		started := false
+		var prevV, prevD val
 		// boundary emits the key at clip time t (ms) where the curve arrives with value prevV,
 		// derivative prevD and leaves with v, d; a jump takes a second key one float32 step earlier.
-		boundary := func(t float64, v, d []float64) {
+		boundary := func(t float64, v, d val) {
 			ts := secs(t)
 			switch {
-			case prevV == nil:
+			case !started:
 				kl.add(key{t: ts, in: zero, v: v, outT: d})
-			case interp == scene.Step || same(v, prevV, tr.Rotation):
+				started = true
+			case interp == scene.Step || same(v, prevV, width, tr.Rotation):
 				// STEP holds the previous value up to t anyway.
 				kl.add(key{t: ts, in: prevD, v: v, outT: d})
 			default:
@@ -265,9 +273,7 @@ func Cut(tr *Track, w Window) (Result, error) {
 			s := &segs[i]
 			boundary(s.a, s.value(s.a), s.derivSec(s.a))
 			if s.kind == segSquad {
-				for _, bk := range s.bake(&budget, &res.Capped) {
-					kl.add(bk)
-				}
+				s.bake(&kl, &budget, &res.Capped)
 			}
 			prevV, prevD = s.value(s.b), s.derivSec(s.b)
 		}
@@ -277,47 +283,118 @@ func Cut(tr *Track, w Window) (Result, error) {
 		boundary(dur, tr.sample(w, dur), zero)
 	}
 	res.Channel = emit(kl, interp, width, tr.Rotation)
+	*buf = kl
 	return res, nil
 }
 
-// bake returns interior samples of a squad segment over [a, b], halving each interval until
-// the slerp between its ends is within BakeTolerance of the curve.
-func (s *seg) bake(budget *int, capped *bool) []key {
-	var out []key
-	var rec func(x0, x1 float64, q0, q1 []float64, depth int)
-	rec = func(x0, x1 float64, q0, q1 []float64, depth int) {
-		if s.slerpClose(x0, x1, q0, q1) {
-			return
-		}
-		xm := (x0 + x1) / 2
-		if depth >= maxBakeDepth || *budget <= 0 || secs(xm) <= secs(x0) || secs(xm) >= secs(x1) {
-			*capped = true
-			return
-		}
-		*budget--
-		qm := normalize(s.value(xm))
-		rec(x0, xm, q0, qm, depth+1)
-		out = append(out, key{t: secs(xm), v: qm})
-		rec(xm, x1, qm, q1, depth+1)
-	}
-	rec(s.a, s.b, normalize(s.value(s.a)), normalize(s.value(s.b)), 0)
-	return out
+// keyPool recycles the key lists Cut builds before laying them out.
+var keyPool = sync.Pool{New: func() any { return new(keyList) }}
+
+// minBakeSpan is the clip time (ms) below which baking stops splitting an interval whose
+// deviation from the chord no longer shrinks as a smooth curve's does (by about the square of
+// the split): the curve is taken to jump there (the outer slerp of sqlerp switching arcs), as
+// at a key, and Result.Capped is set.
+const minBakeSpan = 1.0
+
+// maxSplit is the most pieces one interval is split into at once.
+const maxSplit = 8
+
+// pt is a point of a baked curve: clip time (ms) and unit quaternion.
+type pt struct {
+	x float64
+	q val
 }
 
-// slerpClose reports whether slerp(q0, q1) stays within BakeTolerance of the curve on [x0, x1].
-func (s *seg) slerpClose(x0, x1 float64, q0, q1 []float64) bool {
-	for _, f := range [...]float64{0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875} {
-		approx := slerp(q0, q1, f)
-		truth := normalize(s.value(x0 + f*(x1-x0)))
-		if quatDist(approx, truth) > BakeTolerance {
-			return false
+// baker bakes one squad segment into LINEAR keys.
+type baker struct {
+	s      *seg
+	ad, bc arc // the inner slerps of sqlerp
+	kl     *keyList
+	budget *int
+	capped *bool
+}
+
+// bake appends to kl the interior samples of a squad segment over [a, b], splitting each
+// interval until the slerp between its ends is within BakeTolerance of the curve.
+func (s *seg) bake(kl *keyList, budget *int, capped *bool) {
+	bk := baker{s: s, ad: newArc(s.p[0], s.p[3]), bc: newArc(s.p[1], s.p[2]), kl: kl, budget: budget, capped: capped}
+	bk.refine(bk.point(s.a), bk.point(s.b), nil, math.Inf(1), 0)
+}
+
+// point samples the normalised curve at clip time x: sqlerp as seg.value computes it, with
+// the inner slerps prepared once.
+func (bk *baker) point(x float64) pt {
+	u := bk.s.param(x)
+	p, q := bk.ad.at(u), bk.bc.at(u)
+	return pt{x, normalize(slerp(p, q, 2*u*(1-u)))}
+}
+
+// refine emits the samples strictly inside (p0.x, p1.x) that the curve needs there. The slerp
+// from p0 to p1 is checked against the curve at a quarter, half and three quarters of the way
+// (the deviation of a chord from a smooth curve peaks near the middle); mid, when not nil, is
+// the curve sampled near the middle, already known; parentErr is the deviation measured on
+// the interval this one was split from.
+func (bk *baker) refine(p0, p1 pt, mid *pt, parentErr float64, depth int) {
+	span := p1.x - p0.x
+	var c [3]pt
+	if mid != nil {
+		c[1] = *mid
+	} else {
+		c[1] = bk.point(snap(p0.x + span/2))
+	}
+	c[0] = bk.point(snap(p0.x + span/4))
+	c[2] = bk.point(snap(p0.x + span*3/4))
+	chord := newArc(p0.q, p1.q)
+	e := 0.0
+	for i := range c {
+		e = max(e, quatDist(chord.at((c[i].x-p0.x)/span), c[i].q))
+	}
+	if e <= BakeTolerance {
+		return
+	}
+	// Smooth curves deviate from the chord by about span²: n pieces bring e down by n².
+	n := maxSplit
+	if r := e / (0.9 * BakeTolerance); r < maxSplit*maxSplit {
+		n = max(2, int(math.Ceil(math.Sqrt(r))))
+	}
+	jump := span < minBakeSpan && e > parentErr/2
+	if jump || depth >= maxBakeDepth || *bk.budget < n-1 {
+		*bk.capped = true
+		return
+	}
+	var pts [maxSplit + 1]pt
+	pts[0], pts[n] = p0, p1
+	switch n {
+	case 2:
+		pts[1] = c[1]
+	case 4:
+		pts[1], pts[2], pts[3] = c[0], c[1], c[2]
+	default:
+		for k := 1; k < n; k++ {
+			pts[k] = bk.point(snap(p0.x + span*float64(k)/float64(n)))
 		}
 	}
-	return true
+	for k := 1; k <= n; k++ {
+		if secs(pts[k].x) <= secs(pts[k-1].x) {
+			*bk.capped = true // float32 time resolution
+			return
+		}
+	}
+	*bk.budget -= n - 1
+	for k := 0; k < n; k++ {
+		var m *pt
+		if n == 2 {
+			m = &c[2*k] // the quarter points are the halves' middles
+		}
+		bk.refine(pts[k], pts[k+1], m, e, depth+1)
+		if k+1 < n {
+			bk.kl.add(key{t: secs(pts[k+1].x), v: pts[k+1].q})
+		}
+	}
 }
 
 // quatDist is the largest component difference between two quaternions, up to sign.
-func quatDist(a, b []float64) float64 {
+func quatDist(a, b val) float64 {
 	dp, dn := 0.0, 0.0
 	for i := range a {
 		dp = max(dp, math.Abs(a[i]-b[i]))
@@ -335,23 +412,23 @@ func emit(kl keyList, interp scene.Interp, width int, rotation bool) scene.Chann
 		per *= 3
 	}
 	ch.Values = make([]float32, 0, per*len(kl))
-	var prev []float64
+	var prev val
 	for k, ky := range kl {
 		ch.Times[k] = ky.t
 		v := ky.v
 		if rotation {
 			v = normalize(v)
-			if prev != nil && dot(prev, v) < 0 {
+			if k > 0 && dot(prev, v) < 0 {
 				v = neg(v)
 			}
 			prev = v
 		}
 		if interp == scene.CubicSpline {
-			ch.Values = appendF32(ch.Values, ky.in)
-			ch.Values = appendF32(ch.Values, v)
-			ch.Values = appendF32(ch.Values, ky.outT)
+			ch.Values = appendF32(ch.Values, ky.in[:width])
+			ch.Values = appendF32(ch.Values, v[:width])
+			ch.Values = appendF32(ch.Values, ky.outT[:width])
 		} else {
-			ch.Values = appendF32(ch.Values, v)
+			ch.Values = appendF32(ch.Values, v[:width])
 		}
 	}
 	return ch

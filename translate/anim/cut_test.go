@@ -12,14 +12,13 @@ import (
 
 // unitQuat returns a deterministic unit quaternion from a seed.
 func unitQuat(seed float64) []float32 {
-	q := []float64{math.Sin(seed*1.3 + 0.2), math.Cos(seed*0.7 - 0.4), math.Sin(seed*2.1 + 1), math.Cos(seed*0.3) + 0.5}
-	q = normalize(q)
+	q := normalize(val{math.Sin(seed*1.3 + 0.2), math.Cos(seed*0.7 - 0.4), math.Sin(seed*2.1 + 1), math.Cos(seed*0.3) + 0.5})
 	return []float32{float32(q[0]), float32(q[1]), float32(q[2]), float32(q[3])}
 }
 
 // nearQuat returns q nudged by a seeded offset and renormalised.
 func nearQuat(q []float32, seed float64) []float32 {
-	p := make([]float64, 4)
+	var p val
 	for i := range p {
 		p[i] = float64(q[i]) + 0.15*math.Sin(seed*float64(i+2))
 	}
@@ -104,6 +103,12 @@ func refAt(tr *Track, w Window, ms float64) ([][]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// unit returns q scaled to unit length.
+func unit(q []float64) []float64 {
+	l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
+	return []float64{q[0] / l, q[1] / l, q[2] / l, q[3] / l}
 }
 
 func dist(a, b []float64, rotation bool) float64 {
@@ -196,7 +201,7 @@ func TestCutFidelity(t *testing.T) {
 					best := math.Inf(1)
 					for _, r := range refs {
 						if tr.Rotation {
-							r = normalize(r)
+							r = unit(r)
 						}
 						best = min(best, dist(got, r, tr.Rotation))
 					}
@@ -285,7 +290,7 @@ func TestSampleSemantics(t *testing.T) {
 }
 
 func TestSqlerpEndpoints(t *testing.T) {
-	a, b, c, d := vec64(unitQuat(1)), vec64(unitQuat(2)), vec64(unitQuat(3)), vec64(unitQuat(4))
+	a, b, c, d := vec(unitQuat(1), 0, 4), vec(unitQuat(2), 0, 4), vec(unitQuat(3), 0, 4), vec(unitQuat(4), 0, 4)
 	if quatDist(sqlerp(a, b, c, d, 0), a) > 1e-12 || quatDist(sqlerp(a, b, c, d, 1), d) > 1e-12 {
 		t.Error("sqlerp does not interpolate its end points")
 	}

@@ -12,11 +12,12 @@ func Sample(tr *Track, w Window, t float64) ([]float64, error) {
 	if err := tr.Check(); err != nil {
 		return nil, err
 	}
-	return tr.sample(w, t), nil
+	v := tr.sample(w, t)
+	return append([]float64(nil), v[:tr.Width]...), nil
 }
 
 // sample is Sample without the check.
-func (tr *Track) sample(w Window, t float64) []float64 {
+func (tr *Track) sample(w Window, t float64) val {
 	sw := tr.SourceWindow(w)
 	var s float64
 	if tr.Global {
@@ -33,11 +34,11 @@ func (tr *Track) sample(w Window, t float64) []float64 {
 }
 
 // at evaluates the track at source time s with window sw.
-func (tr *Track) at(sw Window, s float64) []float64 {
+func (tr *Track) at(sw Window, s float64) val {
 	first, end := tr.KeysIn(sw.Start, sw.End)
 	switch {
 	case first == end:
-		return vec64(tr.Default)
+		return tr.def()
 	case s <= float64(tr.Frames[first]):
 		return tr.value(first)
 	case s >= float64(tr.Frames[end-1]):
@@ -51,7 +52,7 @@ func (tr *Track) at(sw Window, s float64) []float64 {
 }
 
 // interp evaluates the segment from key i to key j at normalised parameter u.
-func (tr *Track) interp(i, j int, u float64) []float64 {
+func (tr *Track) interp(i, j int, u float64) val {
 	a, d := tr.value(i), tr.value(j)
 	switch tr.Interp {
 	case DontInterp:
@@ -72,8 +73,8 @@ func (tr *Track) interp(i, j int, u float64) []float64 {
 	return hermite(a, b, c, d, u)
 }
 
-func lerp(a, b []float64, u float64) []float64 {
-	out := make([]float64, len(a))
+func lerp(a, b val, u float64) val {
+	var out val
 	for i := range out {
 		out[i] = a[i] + (b[i]-a[i])*u
 	}
@@ -82,13 +83,13 @@ func lerp(a, b []float64, u float64) []float64 {
 
 // hermite evaluates the cubic Hermite curve from p0 to p1 with tangents m0 (leaving p0) and m1
 // (arriving at p1), all for the parameter u ∈ [0, 1].
-func hermite(p0, m0, m1, p1 []float64, u float64) []float64 {
+func hermite(p0, m0, m1, p1 val, u float64) val {
 	u2, u3 := u*u, u*u*u
 	h00 := 2*u3 - 3*u2 + 1
 	h10 := u3 - 2*u2 + u
 	h01 := -2*u3 + 3*u2
 	h11 := u3 - u2
-	out := make([]float64, len(p0))
+	var out val
 	for i := range out {
 		out[i] = h00*p0[i] + h10*m0[i] + h01*p1[i] + h11*m1[i]
 	}
@@ -96,13 +97,13 @@ func hermite(p0, m0, m1, p1 []float64, u float64) []float64 {
 }
 
 // hermiteDeriv is the derivative of hermite with respect to u.
-func hermiteDeriv(p0, m0, m1, p1 []float64, u float64) []float64 {
+func hermiteDeriv(p0, m0, m1, p1 val, u float64) val {
 	u2 := u * u
 	d00 := 6*u2 - 6*u
 	d10 := 3*u2 - 4*u + 1
 	d01 := -6*u2 + 6*u
 	d11 := 3*u2 - 2*u
-	out := make([]float64, len(p0))
+	var out val
 	for i := range out {
 		out[i] = d00*p0[i] + d10*m0[i] + d01*p1[i] + d11*m1[i]
 	}
@@ -110,66 +111,81 @@ func hermiteDeriv(p0, m0, m1, p1 []float64, u float64) []float64 {
 }
 
 // bezier evaluates the cubic Bezier curve with control points p0, c0, c1, p1.
-func bezier(p0, c0, c1, p1 []float64, u float64) []float64 {
+func bezier(p0, c0, c1, p1 val, u float64) val {
 	v := 1 - u
 	b0, b1, b2, b3 := v*v*v, 3*u*v*v, 3*u*u*v, u*u*u
-	out := make([]float64, len(p0))
+	var out val
 	for i := range out {
 		out[i] = b0*p0[i] + b1*c0[i] + b2*c1[i] + b3*p1[i]
 	}
 	return out
 }
 
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
+func dot(a, b val) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3] }
+
+func neg(a val) val { return val{-a[0], -a[1], -a[2], -a[3]} }
+
+// arc is the shortest-path slerp from one quaternion to another, with the angle worked out
+// once so that each point along it costs one Sincos.
+type arc struct {
+	a, b val // b is in a's hemisphere
+	om   float64
+	inv  float64 // 1 / sin(om)
+	cot  float64 // cos(om) / sin(om)
+	lin  bool    // the ends are so close that the arc falls back to lerp
 }
 
-func neg(a []float64) []float64 {
-	out := make([]float64, len(a))
-	for i := range a {
-		out[i] = -a[i]
-	}
-	return out
-}
-
-// slerp is shortest-path spherical linear interpolation of quaternions, falling back to lerp
-// when they are nearly equal (as gl-matrix, which the reference viewer uses, does).
-func slerp(a, b []float64, u float64) []float64 {
+// newArc prepares slerp from a to b: shortest path, falling back to lerp when they are nearly
+// equal (as gl-matrix, which the reference viewer uses, does).
+func newArc(a, b val) arc {
 	c := dot(a, b)
 	if c < 0 {
 		c, b = -c, neg(b)
 	}
-	s0, s1 := 1-u, u
-	if 1-c > 1e-6 {
-		om := math.Acos(min(c, 1))
-		so := math.Sin(om)
-		s0, s1 = math.Sin((1-u)*om)/so, math.Sin(u*om)/so
+	r := arc{a: a, b: b, lin: !(1-c > 1e-6)}
+	if !r.lin {
+		r.om = math.Acos(min(c, 1))
+		so := math.Sin(r.om)
+		r.inv, r.cot = 1/so, c/so
 	}
-	out := make([]float64, len(a))
+	return r
+}
+
+// at returns the point at parameter u: sin((1−u)ω)/sin ω · a + sin(uω)/sin ω · b, with
+// sin((1−u)ω) expanded as sin ω cos uω − cos ω sin uω.
+func (r *arc) at(u float64) val {
+	s0, s1 := 1-u, u
+	if !r.lin {
+		sn, cs := math.Sincos(u * r.om)
+		s0, s1 = cs-r.cot*sn, sn*r.inv
+	}
+	var out val
 	for i := range out {
-		out[i] = s0*a[i] + s1*b[i]
+		out[i] = s0*r.a[i] + s1*r.b[i]
 	}
 	return out
+}
+
+// slerp is shortest-path spherical linear interpolation of quaternions (see newArc).
+func slerp(a, b val, u float64) val {
+	r := newArc(a, b)
+	return r.at(u)
 }
 
 // sqlerp is the game's quaternion Hermite/Bezier interpolation: slerp(slerp(a, d, u),
 // slerp(b, c, u), 2u(1−u)) where b is the out-tangent of a and c the in-tangent of d.
-func sqlerp(a, b, c, d []float64, u float64) []float64 {
+func sqlerp(a, b, c, d val, u float64) val {
 	return slerp(slerp(a, d, u), slerp(b, c, u), 2*u*(1-u))
 }
 
-func normalize(q []float64) []float64 {
+// normalize returns q scaled to unit length (q itself when that is impossible).
+func normalize(q val) val {
 	l := math.Sqrt(dot(q, q))
 	if l == 0 || math.IsNaN(l) || math.IsInf(l, 0) {
 		return q
 	}
-	out := make([]float64, len(q))
 	for i := range q {
-		out[i] = q[i] / l
+		q[i] /= l
 	}
-	return out
+	return q
 }

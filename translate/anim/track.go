@@ -50,7 +50,7 @@ func (i Interp) String() string {
 // Track is one animated property on a millisecond timeline.
 type Track struct {
 	Interp   Interp
-	Width    int  // floats per value, at least 1
+	Width    int  // floats per value, 1 to MaxWidth
 	Rotation bool // values are quaternions (x, y, z, w); Width must be 4
 	Frames   []int64
 	Values   []float32 // Width floats per key
@@ -64,6 +64,12 @@ type Track struct {
 	Global bool
 	Period int64
 }
+
+// MaxWidth is the widest value a track may have (a quaternion).
+const MaxWidth = 4
+
+// val is one value of a track; components past the track's width are 0.
+type val [MaxWidth]float64
 
 // Window is a clip on the source timeline, in milliseconds, start ≤ end.
 type Window struct {
@@ -82,7 +88,7 @@ func badTrack(format string, args ...any) error {
 
 // Check reports whether the track's lengths, widths and frame order are consistent.
 func (tr *Track) Check() error {
-	if tr.Width < 1 {
+	if tr.Width < 1 || tr.Width > MaxWidth {
 		return badTrack("width %d", tr.Width)
 	}
 	if tr.Rotation && tr.Width != 4 {
@@ -136,23 +142,15 @@ func (tr *Track) SourceWindow(w Window) Window {
 	return w
 }
 
-func (tr *Track) value(k int) []float64 { return vec(tr.Values, k, tr.Width) }
-func (tr *Track) inTan(k int) []float64 { return vec(tr.InTans, k, tr.Width) }
-func (tr *Track) outTan(k int) []float64 {
-	return vec(tr.OutTans, k, tr.Width)
-}
+func (tr *Track) value(k int) val  { return vec(tr.Values, k, tr.Width) }
+func (tr *Track) inTan(k int) val  { return vec(tr.InTans, k, tr.Width) }
+func (tr *Track) outTan(k int) val { return vec(tr.OutTans, k, tr.Width) }
+func (tr *Track) def() val         { return vec(tr.Default, 0, tr.Width) }
 
-func vec(fs []float32, k, w int) []float64 {
-	out := make([]float64, w)
-	for i := range out {
-		out[i] = float64(fs[k*w+i])
-	}
-	return out
-}
-
-func vec64(fs []float32) []float64 {
-	out := make([]float64, len(fs))
-	for i, f := range fs {
+// vec reads value k of width w out of fs.
+func vec(fs []float32, k, w int) val {
+	var out val
+	for i, f := range fs[k*w : k*w+w] {
 		out[i] = float64(f)
 	}
 	return out

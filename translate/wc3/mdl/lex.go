@@ -102,12 +102,12 @@ func (l *lexer) next() {
 	j := i + 1
 	switch cl {
 	case cNum:
-		for j < len(data) && numChar[data[j]] {
+		for j < len(data) && numChar[data[j]] && j-i <= maxToken {
 			j++
 		}
 		l.kind = tNumber
 	case cIdent:
-		for j < len(data) && identChar[data[j]] {
+		for j < len(data) && identChar[data[j]] && j-i <= maxToken {
 			j++
 		}
 		l.kind = tIdent
@@ -133,8 +133,17 @@ func (l *lexer) next() {
 	default:
 		l.kind = tOther
 	}
+	if j-i > maxToken {
+		l.kind, l.end, l.pos = tBad, j, j
+		l.bad = "token longer than " + strconv.Itoa(maxToken) + " bytes"
+		return
+	}
 	l.end, l.pos = j, j
 }
+
+// maxToken caps the length of a number or word, so that a huge run of digits is refused after
+// a few kilobytes instead of being scanned to its end.
+const maxToken = 4096
 
 // peekKind returns the kind of the token after the current one without consuming anything.
 func (l *lexer) peekKind() tokKind {

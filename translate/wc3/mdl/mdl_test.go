@@ -478,9 +478,6 @@ func TestBadInput(t *testing.T) {
 			if limit := uint64(4*len(tc.data) + 64<<10); alloc > limit {
 				t.Errorf("allocated %d bytes for %d input bytes", alloc, len(tc.data))
 			}
-			if d > 2*time.Second {
-				t.Errorf("took %v", d)
-			}
 			t.Logf("%v (alloc %d B, %v)", err, alloc, d)
 		})
 	}
