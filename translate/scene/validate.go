@@ -17,9 +17,9 @@ func invalid(where, format string, args ...any) error {
 	return &ValidationError{Where: where, Msg: fmt.Sprintf(format, args...)}
 }
 
+// finite32 reports whether v is neither NaN nor infinite (its exponent bits are not all ones).
 func finite32(v float32) bool {
-	f := float64(v)
-	return !math.IsNaN(f) && !math.IsInf(f, 0)
+	return math.Float32bits(v)&0x7f800000 != 0x7f800000
 }
 
 func allFinite(vs []float32) bool {
