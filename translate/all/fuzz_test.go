@@ -1,0 +1,47 @@
+package all_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/translate"
+)
+
+// FuzzTranslate runs the whole pipeline — sniff, decode, build, validate and every encoder — on
+// mutated models. Errors are fine; a panic caught by the pipeline (an InternalError) is a bug.
+func FuzzTranslate(f *testing.F) {
+	root := filepath.Join(corpus.RepoRoot(f), "testdata", "sample")
+	paths, _ := filepath.Glob(filepath.Join(root, "*", "*.md?"))
+	// The real files join the seeds when they are here; a fresh clone fuzzes from the samples.
+	filepath.WalkDir(filepath.Join(corpus.RepoRoot(f), "..", "shared", "corpus", "wc3"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && translate.IsModelName(p) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(filepath.Ext(p), data)
+	}
+	f.Fuzz(func(t *testing.T, ext string, data []byte) {
+		s, _, err := translate.Decode(translate.Source{Name: "fuzz" + ext, Data: data})
+		var ie *translate.InternalError
+		if errors.As(err, &ie) {
+			t.Fatalf("decoder panicked: %v", err)
+		}
+		if err != nil {
+			return
+		}
+		for _, k := range translate.Kinds {
+			if _, err := translate.Encode(s, k, translate.EncodeOptions{MTLName: "fuzz.mtl"}); err != nil {
+				t.Fatalf("encode %s of a valid scene: %v", k, err)
+			}
+		}
+	})
+}
