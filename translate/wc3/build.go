@@ -206,7 +206,7 @@ func (b *builder) nodes() error {
 		}
 		ex := o.extras
 		ex["objectId"] = o.node.ObjectID
-		ex["kind"] = o.block
+		ex["block"] = o.block // the MDL block name; scene.Node.Kind is the normalised kind
 		ex["index"] = o.index
 		ex["flags"] = nodeFlagNames(o.node.Flags, o.block)
 		ex["pivot"] = b.pivots[i]

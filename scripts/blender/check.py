@@ -1,0 +1,580 @@
+"""Import modelfs outputs into Blender and compare them with the .json metadata beside them.
+
+Run inside Blender (3.4 is what Debian ships and what this was written against):
+
+    blender -b --factory-startup --python-exit-code 1 \
+        --python scripts/blender/check.py -- [--require-image-data] [--obj-importer new|legacy] DIR [DIR...]
+
+Every *.gltf, *.glb and *.obj found under the DIRs (recursively) is imported into an empty scene
+and compared with the metadata document beside it: X.mdx.gltf / X.mdx.obj is compared with
+X.mdx.json (the names the modelfs mount serves beside each source X.mdx). A model whose .json is
+an error document ({"error": ...}) is expected to fail and is skipped.
+
+What is compared (want = the .json's "counts"):
+
+glTF/GLB
+  meshes      mesh objects                                   == counts.meshes
+  vertices    vertices over all mesh objects                 == counts.vertices
+  triangles   polygons over all mesh objects (all are tris)  == counts.triangles
+  bones       bones over all armatures                       == counts.joints
+              (and an armature exists exactly when counts.joints > 0)
+  nodes       bones + objects that stand for a source node   == counts.nodes
+              (modelfs marks its own helper nodes with extras.kind "mesh" / "synthetic_root";
+              the importer turns extras into custom properties, so those are left out)
+  animations  distinct NLA track names                       == counts.animations
+              Blender 3.4 makes one action per glTF animation *per animated object*, named
+              "<animation>_<object>", and stashes each on an NLA track named after the animation
+              (made unique); so the animations are the distinct track names, not the actions.
+  bounds      the box around all mesh vertices in world space, rest pose, back in Y-up
+              == .json "bounds" (to 1e-4 of the largest coordinate); catches a wrong axis
+              conversion or bind pose (the importer moves skinned vertices into the bind pose).
+  images      for every image node of every material: image.has_data after asking for its size
+              (Blender decodes images lazily) — reported only, unless --require-image-data.
+
+  Vertex counting: the importer is run with merge_vertices=False (its default, passed
+  explicitly). It then makes exactly one Blender vertex per glTF vertex that some triangle
+  references (it takes np.unique of each primitive's indices), so the vertex totals compare 1:1
+  with the source's vertices. With merge_vertices=True it would weld vertices with equal
+  position, normal and skin weights that differ only in UV (UVs live on loops in Blender), so the
+  count would depend on the data: hce_orc.mdl's 494 become 265, a cube with per-face normals
+  keeps its 24. Vertices no triangle uses are dropped, and mesh.validate() drops degenerate
+  triangles (a vertex used twice): a mismatch is then explained by reading the file itself
+  (see "file:" in the output).
+
+OBJ (the importer File > Import > Wavefront (.obj) uses in 3.4, bpy.ops.wm.obj_import; the old
+Python add-on bpy.ops.import_scene.obj with --obj-importer legacy)
+  meshes      mesh objects                                   == counts.meshes
+  vertices    vertices over all mesh objects                 == counts.vertices
+  triangles   polygons over all mesh objects                 == counts.triangles
+  bounds      as for glTF (the OBJ importer turns Y-up into Z-up the same way)
+  The OBJ importer, too, keeps only vertices that a face uses, once per object, drops
+  degenerate faces, and makes no object for an "o" without faces. The "mtllib" the .obj names
+  must exist beside it (the importer only warns, and the materials are lost).
+
+Output: one PASS/FAIL/SKIP line per file with got/want numbers, indented notes (importer
+messages, images, explanations) and a summary. Exit status 1 when any file fails to import or
+mismatches, or when no file was found at all.
+"""
+
+import argparse
+import base64
+import json
+import os
+import re
+import struct
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+# Debian's numpy 1.24 removed the deprecated alias np.bool; Blender 3.4's glTF importer still uses
+# it (io_scene_gltf2/blender/imp/gltf2_blender_mesh.py, set_poly_smoothing: dtype=np.bool) and
+# would fail on every mesh with "module 'numpy' has no attribute 'bool'". Restore the alias before
+# anything imports the add-on. (Looked up in the module's namespace: hasattr(np, "bool") would
+# itself print numpy's FutureWarning; numpy 2 defines np.bool again and is left alone.)
+if "bool" not in vars(np):
+    np.bool = bool
+
+import bpy  # noqa: E402  (after the numpy fix on purpose)
+
+MODEL_EXTS = (".gltf", ".glb", ".obj")
+
+# Importer chatter that says nothing about the file.
+NOISE = [
+    re.compile(r"^Data are loaded, start creating Blender stuff$"),
+    re.compile(r"^glTF import finished in "),
+    re.compile(r"^OBJ import of '.*' took "),
+    re.compile(r"^\(\s*[0-9.]+ sec \|\s*[0-9.]+ sec\) "),  # legacy OBJ importer progress
+    re.compile(r"^Progress: "),
+    re.compile(r"^$"),
+]
+
+
+def parse_args():
+    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    p = argparse.ArgumentParser(prog="check.py", description="Import modelfs outputs into Blender and compare with the .json beside them.")
+    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p.add_argument("--require-image-data", action="store_true", help="fail when a material image has no pixel data")
+    p.add_argument("--obj-importer", choices=("new", "legacy"), default="new", help="new: wm.obj_import (3.4 default); legacy: import_scene.obj")
+    return p.parse_args(argv)
+
+
+def find_models(dirs):
+    out = []
+    for d in dirs:
+        if os.path.isfile(d):
+            out.append(d)
+            continue
+        if not os.path.isdir(d):
+            raise SystemExit("check.py: %s is not a directory" % d)
+        for dirpath, dirnames, filenames in os.walk(d):
+            dirnames.sort()
+            for f in sorted(filenames):
+                if f.lower().endswith(MODEL_EXTS) and not f.startswith("."):
+                    out.append(os.path.join(dirpath, f))
+    return out
+
+
+def orphan_error_documents(d, models):
+    """The .json error documents under d that no model file in models stands beside (a model
+    that failed to translate may be served with its .json only)."""
+    if not os.path.isdir(d):
+        return []
+    stems = {os.path.splitext(m)[0] for m in models}
+    out = []
+    for dirpath, dirnames, filenames in os.walk(d):
+        dirnames.sort()
+        for f in sorted(filenames):
+            p = os.path.join(dirpath, f)
+            if f.lower().endswith(".json") and not f.startswith(".") and os.path.splitext(p)[0] not in stems:
+                if read_error(p) is not None:
+                    out.append(p)
+    return out
+
+
+def read_error(path):
+    """The "error" of a .json error document, or None."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return doc.get("error") if isinstance(doc, dict) else None
+
+
+class Capture:
+    """Collects what is written to the process's stdout and stderr (file descriptors 1 and 2,
+    so the C++ OBJ importer's printf output is caught as well as Python's print)."""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.tmp = tempfile.TemporaryFile(mode="w+b")
+        self.saved = (os.dup(1), os.dup(2))
+        os.dup2(self.tmp.fileno(), 1)
+        os.dup2(self.tmp.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(self.saved[0], 1)
+        os.dup2(self.saved[1], 2)
+        os.close(self.saved[0])
+        os.close(self.saved[1])
+        self.tmp.seek(0)
+        text = self.tmp.read().decode("utf-8", "replace")
+        self.tmp.close()
+        self.lines = [ln.rstrip() for ln in text.splitlines()]
+        self.messages = [ln for ln in self.lines if not any(n.search(ln.strip()) for n in NOISE)]
+        return False
+
+
+def reset_scene():
+    """An empty scene with factory settings (the default importers enabled)."""
+    with Capture():
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+
+
+def metadata_path(model):
+    """X.mdx.gltf -> X.mdx.json (and plain X.gltf -> X.json)."""
+    return os.path.splitext(model)[0] + ".json"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the files themselves, to explain a mismatch.
+
+COMPONENTS = {5120: "b", 5121: "B", 5122: "h", 5123: "H", 5125: "I", 5126: "f"}
+WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+
+
+def load_gltf(path):
+    """The glTF JSON and a function returning a buffer's bytes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    bin_chunk = None
+    if data[:4] == b"glTF":
+        (length,) = struct.unpack_from("<I", data, 8)
+        off = 12
+        doc = None
+        while off < length:
+            clen, ctype = struct.unpack_from("<II", data, off)
+            chunk = data[off + 8:off + 8 + clen]
+            if ctype == 0x4E4F534A:
+                doc = json.loads(chunk)
+            elif ctype == 0x004E4942:
+                bin_chunk = chunk
+            off += 8 + clen
+    else:
+        doc = json.loads(data)
+
+    cache = {}
+
+    def buffer(i):
+        if i not in cache:
+            uri = doc["buffers"][i].get("uri")
+            if uri is None:
+                cache[i] = bin_chunk
+            elif uri.startswith("data:"):
+                cache[i] = base64.b64decode(uri.split(",", 1)[1])
+            else:
+                with open(os.path.join(os.path.dirname(path), uri), "rb") as f:
+                    cache[i] = f.read()
+        return cache[i]
+
+    return doc, buffer
+
+
+def accessor(doc, buffer, i):
+    a = doc["accessors"][i]
+    n = WIDTH[a["type"]]
+    fmt = COMPONENTS[a["componentType"]]
+    if "bufferView" not in a:
+        return np.zeros((a["count"], n))
+    bv = doc["bufferViews"][a["bufferView"]]
+    size = struct.calcsize(fmt)
+    stride = bv.get("byteStride") or size * n
+    start = bv.get("byteOffset", 0) + a.get("byteOffset", 0)
+    raw = buffer(bv["buffer"])
+    dt = np.dtype("<" + fmt)
+    out = np.empty((a["count"], n), dtype=dt)
+    for k in range(a["count"]):
+        out[k] = np.frombuffer(raw, dtype=dt, count=n, offset=start + k * stride)
+    return out
+
+
+def gltf_file_stats(path):
+    """Vertices, vertices referenced by a triangle, triangles and degenerate triangles, as the
+    file has them."""
+    doc, buffer = load_gltf(path)
+    verts = used = tris = degenerate = 0
+    for mesh in doc.get("meshes", []):
+        for prim in mesh["primitives"]:
+            count = doc["accessors"][prim["attributes"]["POSITION"]]["count"]
+            verts += count
+            if prim.get("mode", 4) != 4:
+                continue
+            if "indices" in prim:
+                idx = accessor(doc, buffer, prim["indices"]).reshape(-1).astype(np.int64)
+            else:
+                idx = np.arange(count)
+            t = idx.reshape(-1, 3)
+            tris += len(t)
+            degenerate += int(np.sum((t[:, 0] == t[:, 1]) | (t[:, 1] == t[:, 2]) | (t[:, 0] == t[:, 2])))
+            used += len(np.unique(idx))
+    return verts, used, tris, degenerate
+
+
+def obj_file_stats(path):
+    verts = tris = degenerate = 0
+    used = 0
+    seen = set()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "v":
+                verts += 1
+            elif parts[0] == "o":
+                used += len(seen)  # the importer makes vertices per object
+                seen = set()
+            elif parts[0] == "f":
+                idx = []
+                for p in parts[1:]:
+                    i = int(p.split("/")[0])
+                    idx.append(i if i > 0 else verts + 1 + i)
+                seen.update(idx)
+                tris += max(len(idx) - 2, 0)
+                if len(set(idx)) < len(idx):
+                    degenerate += 1
+    used += len(seen)
+    return verts, used, tris, degenerate
+
+
+def obj_mtllibs(path):
+    libs = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("mtllib"):
+                libs += line.split()[1:]
+    return libs
+
+
+# ---------------------------------------------------------------------------------------------
+# Import and compare.
+
+
+def import_file(path, args):
+    ext = os.path.splitext(path)[1].lower()
+    if ext in (".gltf", ".glb"):
+        return bpy.ops.import_scene.gltf(filepath=path, merge_vertices=False)
+    if args.obj_importer == "new":
+        return bpy.ops.wm.obj_import(filepath=path)
+    return bpy.ops.import_scene.obj(filepath=path)
+
+
+def is_traceback_echo(line):
+    return (line.startswith("Error: Python: Traceback") or line.endswith("... truncated")
+            or line == "Traceback (most recent call last):")
+
+
+def import_error(e):
+    """A one-line summary of an importer exception, and its full text. The glTF importer's
+    RuntimeError holds a whole Python traceback; its last line is the real error."""
+    text = str(e).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("Location:")]
+    last = lines[-1] if lines else type(e).__name__
+    return "%s (%s)" % (last, type(e).__name__), text
+
+
+def material_images():
+    """(material, image, has_data, filepath, width, height) for every image node of every material."""
+    out = []
+    for mat in bpy.data.materials:
+        if not mat.use_nodes or mat.node_tree is None:
+            continue
+        for node in mat.node_tree.nodes:
+            if node.type == "TEX_IMAGE" and node.image is not None:
+                img = node.image
+                # Blender loads pixels lazily: has_data stays False until something asks for
+                # them. Asking for the size decodes the image (packed or from its file).
+                w, h = img.size[:]
+                out.append((mat.name, img.name, bool(img.has_data), img.filepath, w, h))
+    return out
+
+
+def rest_bounds(meshes):
+    """The box around all mesh vertices in world space as the importer left them (the rest/bind
+    pose: the armature deforms only through its modifier), turned back from Blender's Z-up to
+    the .json's Y-up: (x, y, z) -> (x, z, -y). None without vertices."""
+    pts = []
+    for o in meshes:
+        n = len(o.data.vertices)
+        if n == 0:
+            continue
+        co = np.empty(n * 3, dtype=np.float64)
+        o.data.vertices.foreach_get("co", co)
+        co = co.reshape(n, 3)
+        m = np.array(o.matrix_world, dtype=np.float64)
+        w = co @ m[:3, :3].T + m[:3, 3]
+        pts.append(np.stack([w[:, 0], w[:, 2], -w[:, 1]], axis=1))
+    if not pts:
+        return None
+    a = np.concatenate(pts)
+    return a.min(axis=0), a.max(axis=0)
+
+
+def bounds_differ(got, want):
+    """A note when the Blender box differs from the .json's by more than float noise."""
+    if got is None or want is None:
+        return None if got is None and want is None else "bounds: Blender %s, .json %s" % (got, want)
+    wmin, wmax = np.array(want["min"], dtype=np.float64), np.array(want["max"], dtype=np.float64)
+    tol = 1e-4 * max(1.0, float(np.max(np.abs(np.concatenate([wmin, wmax])))))
+    if np.all(np.abs(got[0] - wmin) <= tol) and np.all(np.abs(got[1] - wmax) <= tol):
+        return None
+    return "bounds: Blender min %s max %s, .json min %s max %s (Y-up)" % (
+        np.round(got[0], 4).tolist(), np.round(got[1], 4).tolist(), want["min"], want["max"])
+
+
+def scene_counts(kind, ignore_empty_meshes=False):
+    meshes = [o for o in bpy.data.objects if o.type == "MESH"]
+    if ignore_empty_meshes:
+        meshes = [o for o in meshes if len(o.data.vertices) or len(o.data.polygons)]
+    got = {
+        "meshes": len(meshes),
+        "vertices": sum(len(o.data.vertices) for o in meshes),
+        "triangles": sum(len(o.data.polygons) for o in meshes),
+    }
+    extra = {"non_tri_polygons": sum(1 for o in meshes for p in o.data.polygons if p.loop_total != 3),
+             "bounds": rest_bounds(meshes)}
+    if kind == "gltf":
+        armatures = [o for o in bpy.data.objects if o.type == "ARMATURE"]
+        bones = sum(len(a.data.bones) for a in armatures)
+        others = 0
+        for o in bpy.data.objects:
+            k = o.get("kind")
+            if k in ("mesh", "synthetic_root"):
+                continue
+            if k is not None or o.type in ("EMPTY", "LIGHT", "CAMERA"):
+                others += 1
+        tracks = {}  # NLA track name -> last frame over its actions
+        actions = set()
+        for o in bpy.data.objects:
+            for owner in (o, getattr(o.data, "shape_keys", None)):
+                ad = getattr(owner, "animation_data", None)
+                if ad is None:
+                    continue
+                for t in ad.nla_tracks:
+                    for s in t.strips:
+                        if s.action:
+                            actions.add(s.action.name)
+                            tracks[t.name] = max(tracks.get(t.name, 0.0), s.action.frame_range[1])
+        got.update(bones=bones, nodes=bones + others, animations=len(tracks))
+        extra.update(armatures=len(armatures), actions=len(actions), tracks=tracks)
+    return got, extra
+
+
+def animation_notes(animations, tracks):
+    """Notes (not failures) on animations whose NLA track is missing or whose keys in Blender
+    end more than a frame away from the .json's duration. The importer puts glTF time t at frame
+    t * fps from frame 0, so an animation's last frame / fps is its duration."""
+    fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
+    notes = []
+    used = set()
+    for i, a in enumerate(animations):
+        name = a["name"] or "Anim_%d" % i
+        # The importer names tracks like its find_unused_name: at most 63 UTF-8 bytes, made
+        # unique with ".001", ".002", ...
+        cands = [name] + ["%s.%03d" % (name, k) for k in range(1, 1000)]
+        cands = [c.encode("utf-8")[:63].decode("utf-8", "ignore") for c in cands]
+        track = next((c for c in cands if c in tracks and c not in used), None)
+        if track is None:
+            notes.append("animation %r: no NLA track of that name" % a["name"])
+            continue
+        used.add(track)
+        end = tracks[track] / fps
+        if abs(end - a["duration"]) > 1.0 / fps:
+            notes.append("animation %r: keys end at %.3fs in Blender, .json says %.3fs" % (a["name"], end, a["duration"]))
+    return notes
+
+
+def check_file(path, args, root):
+    rel = os.path.relpath(path, root) if root else path
+    ext = os.path.splitext(path)[1].lower()
+    kind = "gltf" if ext in (".gltf", ".glb") else "obj"
+    meta = metadata_path(path)
+    notes = []
+    if kind == "obj":
+        missing = [m for m in obj_mtllibs(path) if not os.path.exists(os.path.join(os.path.dirname(path), m))]
+        if missing:
+            return "FAIL", rel, "its mtllib %s is not beside it" % ", ".join(missing), notes
+    if not os.path.exists(meta):
+        return "FAIL", rel, "no %s beside it" % os.path.basename(meta), notes
+    try:
+        with open(meta, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return "FAIL", rel, "cannot read %s: %s" % (os.path.basename(meta), e), notes
+    if "error" in doc:
+        return "SKIP", rel, "error document: %s" % doc["error"], notes
+    want = doc["counts"]
+
+    reset_scene()
+    t0 = time.monotonic()
+    err = None
+    with Capture() as cap:
+        try:
+            result = import_file(os.path.abspath(path), args)
+            if "FINISHED" not in result:
+                err = "importer returned %s" % sorted(result)
+        except Exception as e:  # the importers raise RuntimeError with their report
+            err = import_error(e)
+    dt = time.monotonic() - t0
+    if err:
+        # The report repeats the traceback the importer printed: show its end once.
+        tb = [ln.strip() for ln in str(err[1]).splitlines() if ln.strip()]
+        notes += ["blender: " + m.strip() for m in cap.messages if m.strip() not in tb and not is_traceback_echo(m.strip())]
+        notes += ["traceback: " + ln for ln in tb[-7:]]
+        return "FAIL", rel, "import failed: " + err[0], notes
+    notes += ["blender: " + m.strip() for m in cap.messages]
+
+    # The legacy OBJ importer makes one (empty) mesh object even from a file without geometry.
+    legacy_empty = kind == "obj" and args.obj_importer == "legacy" and obj_file_stats(path)[0] == 0
+    got, extra = scene_counts(kind, ignore_empty_meshes=legacy_empty)
+    keys = ["meshes", "vertices", "triangles"]
+    if kind == "gltf":
+        keys += ["bones", "nodes", "animations"]
+    wanted = dict(want)
+    wanted["bones"] = want["joints"]
+    bad = [k for k in keys if got[k] != wanted[k]]
+    if kind == "gltf":
+        if (extra["armatures"] > 0) != (want["joints"] > 0):
+            bad.append("armature")
+            notes.append("%d armature(s) for %d joint(s)" % (extra["armatures"], want["joints"]))
+    diff = bounds_differ(extra["bounds"], doc.get("bounds"))
+    if diff:
+        notes.append(diff)
+        bad.append("bounds")
+    if extra["non_tri_polygons"]:
+        notes.append("%d polygon(s) are not triangles" % extra["non_tri_polygons"])
+        bad.append("non-triangles")
+
+    if kind == "gltf":
+        notes += animation_notes(doc["animations"], extra["tracks"])
+
+    parts = ["%s %d/%d" % (k, got[k], wanted[k]) for k in keys]
+    if kind == "gltf":
+        parts.append("(actions %d)" % extra["actions"])
+        imgs = material_images()
+        with_data = sum(1 for i in imgs if i[2])
+        parts.append("images %d, %d with data" % (len(imgs), with_data))
+        for mat, name, has_data, fp, w, h in imgs:
+            notes.append("image %r of material %r: has_data=%s size=%dx%d filepath=%r" % (name, mat, has_data, w, h, fp))
+        if args.require_image_data and with_data < len(imgs):
+            bad.append("image data")
+    parts.append("%.2fs" % dt)
+
+    if {"vertices", "triangles"} & set(bad):
+        try:
+            verts, used, tris, degenerate = (gltf_file_stats if kind == "gltf" else obj_file_stats)(path)
+            notes.append("file: %d vertices, %d of them used by a triangle; %d triangles, %d degenerate"
+                         " (Blender drops unused vertices and degenerate triangles)" % (verts, used, tris, degenerate))
+        except Exception as e:
+            notes.append("file: cannot read it myself: %s" % e)
+    if bad:
+        return "FAIL", rel, "  ".join(parts) + "  mismatch: " + ", ".join(bad), notes
+    return "PASS", rel, "  ".join(parts), notes
+
+
+def main():
+    args = parse_args()
+    t0 = time.monotonic()
+    print("check.py: Blender %s, numpy %s, glTF importer %s, OBJ importer %s" % (
+        bpy.app.version_string, np.__version__, gltf_addon_version(),
+        "wm.obj_import" if args.obj_importer == "new" else "import_scene.obj"))
+    if args.obj_importer == "new" and not hasattr(bpy.ops.wm, "obj_import"):
+        print("check.py: this Blender has no wm.obj_import; use --obj-importer legacy")
+        sys.exit(1)
+    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    failed = []
+    for d in args.dirs:
+        models = find_models([d])
+        root = d if os.path.isdir(d) else None
+        for path in orphan_error_documents(d, models):
+            tally["SKIP"] += 1
+            print("SKIP %s  error document, no model file beside it: %s" % (path, read_error(path)), flush=True)
+        for path in models:
+            try:
+                status, rel, text, notes = check_file(path, args, root)
+            except Exception as e:  # a bug here must not hide the other files
+                status, rel, text, notes = "FAIL", path, "checker error: %s: %s" % (type(e).__name__, e), []
+            shown = os.path.join(d, rel) if root else rel
+            tally[status] += 1
+            if status == "FAIL":
+                failed.append(shown)
+            print("%s %s  %s" % (status, shown, text), flush=True)
+            for n in notes:
+                print("    " + n, flush=True)
+    total = sum(tally.values())
+    print("summary: %d file(s): %d passed, %d failed, %d skipped (error documents) in %.1fs" % (
+        total, tally["PASS"], tally["FAIL"], tally["SKIP"], time.monotonic() - t0))
+    for f in failed:
+        print("failed: " + f)
+    if total == 0:
+        print("check.py: no .gltf, .glb or .obj file under %s" % " ".join(args.dirs))
+        sys.exit(1)
+    if tally["FAIL"]:
+        sys.exit(1)
+
+
+def gltf_addon_version():
+    try:
+        import io_scene_gltf2
+        return ".".join(str(v) for v in io_scene_gltf2.bl_info["version"])
+    except Exception:
+        return "?"
+
+
+main()
