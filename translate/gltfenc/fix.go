@@ -17,6 +17,24 @@ const weightSlack = 1e-7
 // Per vertex it drops joints with zero weight (joint 0, weight 0), merges repeated joints,
 // and renormalises weights that do not sum to 1.
 func writeInfluences(jdst, wdst [][]byte, joints [][][4]uint16, weights [][][4]float32, small bool) {
+	if influencesClean(joints, weights) {
+		// The common case (decoders produce clean influences): bulk copies, no per-vertex work.
+		for s := range joints {
+			js := flat4u16(joints[s])
+			if small {
+				d := jdst[s][:len(js)]
+				for i, j := range js {
+					d[i] = byte(j)
+				}
+			} else {
+				for i, j := range js {
+					binary.LittleEndian.PutUint16(jdst[s][i*2:], j)
+				}
+			}
+			putF32s(wdst[s], flat4(weights[s]))
+		}
+		return
+	}
 	sets := len(joints)
 	k := sets * 4
 	js := make([]uint16, k)
@@ -44,6 +62,45 @@ func writeInfluences(jdst, wdst [][]byte, joints [][][4]uint16, weights [][][4]f
 			}
 		}
 	}
+}
+
+// influencesClean reports whether every vertex already meets the validator's rules: weights
+// finite and in [0, 1], joint 0 wherever the weight is 0, no joint twice, and a sum within
+// weightSlack of 1.
+func influencesClean(joints [][][4]uint16, weights [][][4]float32) bool {
+	sets := len(joints)
+	var seen [64]uint16
+	for v := range joints[0] {
+		var sum float64
+		n := 0
+		for s := 0; s < sets; s++ {
+			j, w := &joints[s][v], &weights[s][v]
+			for c := 0; c < 4; c++ {
+				x := w[c]
+				if x == 0 {
+					if j[c] != 0 {
+						return false
+					}
+					continue
+				}
+				if !(x > 0 && x <= 1) || n == len(seen) {
+					return false
+				}
+				for _, prev := range seen[:n] {
+					if prev == j[c] {
+						return false
+					}
+				}
+				seen[n] = j[c]
+				n++
+				sum += float64(x)
+			}
+		}
+		if math.Abs(sum-1) > weightSlack {
+			return false
+		}
+	}
+	return true
 }
 
 // sanitizeInfluences repairs one vertex's influences in place.

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ValidationError reports the first inconsistency Validate found.
@@ -20,6 +21,27 @@ func invalid(where, format string, args ...any) error {
 // finite32 reports whether v is neither NaN nor infinite (its exponent bits are not all ones).
 func finite32(v float32) bool {
 	return math.Float32bits(v)&0x7f800000 != 0x7f800000
+}
+
+// expMask selects a float32's exponent bits; they are all ones only for NaN and infinities.
+const expMask = 0x7f800000
+
+// finiteVec3s returns the index of the first vector with a NaN or infinite component, or -1.
+// The first pass is branch-free (the largest exponent seen), so clean data costs one pass.
+func finiteVec3s(vs [][3]float32) int {
+	var m uint32
+	for _, p := range vs {
+		m = max(m, math.Float32bits(p[0])&expMask, math.Float32bits(p[1])&expMask, math.Float32bits(p[2])&expMask)
+	}
+	if m != expMask {
+		return -1
+	}
+	for i, p := range vs {
+		if !finite32(p[0]) || !finite32(p[1]) || !finite32(p[2]) {
+			return i
+		}
+	}
+	return -1
 }
 
 func allFinite(vs []float32) bool {
@@ -162,15 +184,11 @@ func (s *Scene) validateMesh(i int) error {
 			}
 		}
 	}
-	for v, p := range m.Positions {
-		if !allFinite(p[:]) {
-			return invalid(fmt.Sprintf("%s.positions[%d]", w, v), "non-finite")
-		}
+	if v := finiteVec3s(m.Positions); v >= 0 {
+		return invalid(fmt.Sprintf("%s.positions[%d]", w, v), "non-finite")
 	}
-	for v, p := range m.Normals {
-		if !allFinite(p[:]) {
-			return invalid(fmt.Sprintf("%s.normals[%d]", w, v), "non-finite")
-		}
+	if v := finiteVec3s(m.Normals); v >= 0 {
+		return invalid(fmt.Sprintf("%s.normals[%d]", w, v), "non-finite")
 	}
 	if len(m.Indices) == 0 || len(m.Indices)%3 != 0 {
 		return invalid(w, "%d indices is not a positive multiple of 3", len(m.Indices))
@@ -209,21 +227,31 @@ func (s *Scene) validateMesh(i int) error {
 			return invalid(w, "influence set %d does not cover %d vertices", set, nv)
 		}
 	}
-	for v := 0; v < nv; v++ {
-		var sum float32
-		for set := range m.Joints {
-			for k := 0; k < 4; k++ {
-				wt := m.Weights[set][v][k]
-				if !finite32(wt) || wt < 0 {
-					return invalid(fmt.Sprintf("%s.weights[%d][%d]", w, set, v), "bad weight %v", wt)
+	for set, js := range m.Joints {
+		// One branch-free pass for the largest joint index; the slow search only on failure.
+		var top uint16
+		for _, j := range js {
+			top = max(top, j[0], j[1], j[2], j[3])
+		}
+		if int(top) >= nj {
+			for v, j := range js {
+				if k := slices.IndexFunc(j[:], func(x uint16) bool { return int(x) >= nj }); k >= 0 {
+					return invalid(fmt.Sprintf("%s.joints[%d][%d]", w, set, v), "joint %d out of range (%d joints)", j[k], nj)
 				}
-				if int(m.Joints[set][v][k]) >= nj {
-					return invalid(fmt.Sprintf("%s.joints[%d][%d]", w, set, v), "joint %d out of range (%d joints)", m.Joints[set][v][k], nj)
-				}
-				sum += wt
 			}
 		}
-		if sum < 1-weightTolerance || sum > 1+weightTolerance {
+	}
+	for v := 0; v < nv; v++ {
+		var sum float32
+		for set := range m.Weights {
+			wt := &m.Weights[set][v]
+			// NaN and negative weights fail the comparison; an infinite one spoils the sum.
+			if !(wt[0] >= 0 && wt[1] >= 0 && wt[2] >= 0 && wt[3] >= 0) {
+				return invalid(fmt.Sprintf("%s.weights[%d][%d]", w, set, v), "bad weight in %v", *wt)
+			}
+			sum += wt[0] + wt[1] + wt[2] + wt[3]
+		}
+		if !(sum >= 1-weightTolerance && sum <= 1+weightTolerance) {
 			return invalid(fmt.Sprintf("%s.weights[*][%d]", w, v), "weights sum to %v, not 1", sum)
 		}
 	}

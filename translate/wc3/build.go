@@ -406,7 +406,7 @@ func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
 	if len(types) != len(counts) {
 		return nil, b.fail("geoset %d: %d face types but %d face counts", gi, len(types), len(counts))
 	}
-	var idx []uint32
+	idx := make([]uint32, 0, len(g.Faces)-len(g.Faces)%3)
 	off := 0
 	for k, ty := range types {
 		c := int(counts[k])
@@ -423,11 +423,19 @@ func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
 			b.warn("geoset %d: face group %d has %d indices, not a multiple of 3; last %d dropped", gi, k, len(group), r)
 			group = group[:len(group)-r]
 		}
+		// A branch-free pass for the largest index; the search for the culprit only on failure.
+		var top uint16
+		for _, ix := range group {
+			top = max(top, ix)
+		}
+		if len(group) > 0 && int(top) >= nv {
+			j := slices.IndexFunc(group, func(ix uint16) bool { return int(ix) >= nv })
+			return nil, b.fail("geoset %d: face index %d is vertex %d of %d", gi, off-c+j, group[j], nv)
+		}
+		base := len(idx)
+		idx = idx[:base+len(group)]
 		for j, ix := range group {
-			if int(ix) >= nv {
-				return nil, b.fail("geoset %d: face index %d is vertex %d of %d", gi, off-c+j, ix, nv)
-			}
-			idx = append(idx, uint32(ix))
+			idx[base+j] = uint32(ix)
 		}
 	}
 	if off < len(g.Faces) {
@@ -483,12 +491,25 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 		mesh.Joints[s] = make([][4]uint16, nv)
 		mesh.Weights[s] = make([][4]float32, nv)
 	}
-	for v, gr := range g.VertexGroups {
-		objs := groups[gr]
+	// Each group's influences are the same for all its vertices: build them once, then copy.
+	type influence struct {
+		j [][4]uint16
+		w [][4]float32
+	}
+	table := make([]influence, len(groups))
+	for k, objs := range groups {
+		in := influence{j: make([][4]uint16, sets), w: make([][4]float32, sets)}
 		w := float32(1 / float64(len(objs)))
-		for k, ni := range objs {
-			mesh.Joints[k/4][v][k%4] = uint16(ni)
-			mesh.Weights[k/4][v][k%4] = w
+		for i, ni := range objs {
+			in.j[i/4][i%4] = uint16(ni)
+			in.w[i/4][i%4] = w
+		}
+		table[k] = in
+	}
+	for s := range sets {
+		js, ws := mesh.Joints[s], mesh.Weights[s]
+		for v, gr := range g.VertexGroups {
+			js[v], ws[v] = table[gr].j[s], table[gr].w[s]
 		}
 	}
 	mesh.Skin = 0
