@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/gltfenc"
+	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
@@ -54,5 +56,41 @@ func BenchmarkCorpus(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(filepath.Base(p), func(b *testing.B) { benchTranslate(b, filepath.Base(p), data, translate.GLTF) })
+	}
+}
+
+// BenchmarkStages splits the MDX grid translation into its stages, to show where time goes.
+func BenchmarkStages(b *testing.B) {
+	bin, err := mdx.Encode(wc3test.GridModel(250000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := mdx.Read("grid.mdx", bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := wc3.Build(raw, translate.Source{Name: "grid.mdx"}, "mdx")
+	if err != nil {
+		b.Fatal(err)
+	}
+	stages := []struct {
+		name string
+		run  func() error
+	}{
+		{"read", func() error { _, err := mdx.Read("grid.mdx", bin); return err }},
+		{"build", func() error { _, err := wc3.Build(raw, translate.Source{Name: "grid.mdx"}, "mdx"); return err }},
+		{"validate", s.Validate},
+		{"gltf", func() error { _, err := gltfenc.Encode(s, gltfenc.Options{}); return err }},
+		{"glb", func() error { _, err := gltfenc.Encode(s, gltfenc.Options{Binary: true}); return err }},
+	}
+	for _, st := range stages {
+		b.Run(st.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bin)))
+			for b.Loop() {
+				if err := st.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
