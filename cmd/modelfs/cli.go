@@ -23,6 +23,7 @@ const (
 type cli struct {
 	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json."`
 	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
+	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json (foreground; stop with Ctrl-C)."`
 }
 
 // env is what subcommands get to run with.

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
+)
+
+// mountCmd is `modelfs mount`.
+type mountCmd struct {
+	Src string `arg:"" help:"The game tree to show (for example the extracted model folder)."`
+	Mnt string `arg:"" help:"The directory to mount it on."`
+
+	Options   []string `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
+	Debug     bool     `help:"Log every FUSE request and reply."`
+	CacheSize string   `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
+	Formats   []string `default:"gltf,glb,obj,mtl,json" placeholder:"KIND" help:"Virtual documents shown beside each model, comma-separated (default: gltf,glb,obj,mtl,json)."`
+	Parallel  int      `help:"Translations running at once (default: the number of CPUs)."`
+}
+
+// stopSignals returns the channel a stop request arrives on and a function that stops listening.
+// Tests replace it.
+var stopSignals = func() (<-chan os.Signal, func()) {
+	c := make(chan os.Signal, 2)
+	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
+	return c, func() { signal.Stop(c) }
+}
+
+// unmountBackoff bounds the wait between unmount attempts while the mount is busy.
+const (
+	unmountBackoffMin = 100 * time.Millisecond
+	unmountBackoffMax = 2 * time.Second
+)
+
+// options turns the command line into mount options. It does nothing else, so that the flag
+// grammar can be tested without mounting.
+func (c *mountCmd) options() (vfs.Options, error) {
+	opt := vfs.Options{Debug: c.Debug}
+	for _, o := range c.Options {
+		switch o = strings.TrimSpace(o); o {
+		case "":
+		case "ro", "default_permissions", "nosuid", "nodev":
+			// Always in effect.
+		case "allow_other":
+			opt.AllowOther = true
+		case "debug":
+			opt.Debug = true
+		case "rw":
+			return opt, &usageError{"-o rw: modelfs is read-only"}
+		default:
+			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: ro, allow_other, default_permissions, nosuid, nodev, debug; see also --cache-size, --formats, --parallel)", o)}
+		}
+	}
+	size, err := parseSize(c.CacheSize)
+	if err != nil {
+		return opt, &usageError{"--cache-size: " + err.Error()}
+	}
+	opt.CacheBytes = size
+	if len(c.Formats) == 0 {
+		return opt, &usageError{"--formats: name at least one of gltf, glb, obj, mtl, json"}
+	}
+	for _, f := range c.Formats {
+		k, ok := translate.KindOf(strings.ToLower(strings.TrimSpace(f)))
+		if !ok {
+			return opt, &usageError{fmt.Sprintf("--formats: unknown kind %q (want gltf, glb, obj, mtl or json)", f)}
+		}
+		opt.Kinds = append(opt.Kinds, k)
+	}
+	if c.Parallel < 0 {
+		return opt, &usageError{fmt.Sprintf("--parallel: %d is negative", c.Parallel)}
+	}
+	opt.MaxParallel = c.Parallel
+	if _, err := opt.WithDefaults(); err != nil {
+		return opt, &usageError{"--formats: " + err.Error()}
+	}
+	return opt, nil
+}
+
+var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)$`)
+
+// parseSize reads a human size: a number with an optional unit. K, M, G, T (with or without
+// "iB") are powers of 1024, KB, MB, GB, TB powers of 1000, B or nothing bytes.
+func parseSize(s string) (int64, error) {
+	m := sizeRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, fmt.Errorf("%q is not a size such as 256MiB, 512M or 1G", s)
+	}
+	n, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %v", s, err)
+	}
+	unit := strings.ToLower(m[2])
+	mult := map[string]float64{
+		"": 1, "b": 1,
+		"k": 1 << 10, "kib": 1 << 10, "kb": 1e3,
+		"m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
+		"g": 1 << 30, "gib": 1 << 30, "gb": 1e9,
+		"t": 1 << 40, "tib": 1 << 40, "tb": 1e12,
+	}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q: unknown unit %q (use B, K, M, G, T, KiB … or KB …)", s, m[2])
+	}
+	v := n * mult
+	if v < 1 || v > 1<<62 {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return int64(v), nil
+}
+
+// Run mounts SRC on MNT and serves it in the foreground until a stop signal (then unmounts,
+// retrying while the mount is busy) or until it is unmounted from outside.
+func (c *mountCmd) Run(e *env) error {
+	opt, err := c.options()
+	if err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if opt.Debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	opt.Logger = log
+
+	stop, unlisten := stopSignals()
+	defer unlisten()
+	srv, err := vfs.Mount(c.Src, c.Mnt, opt)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-srv.Done():
+		return nil // unmounted from outside; the server logged it
+	case <-stop:
+	}
+	backoff := unmountBackoffMin
+	for {
+		err := srv.Unmount()
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, syscall.EBUSY) {
+			return err
+		}
+		log.Warn("mount is busy (open files or a shell inside?); retrying", "mountpoint", srv.MountPoint(), "in", backoff)
+		select {
+		case <-time.After(backoff):
+		case <-stop: // asked again: try again at once
+		case <-srv.Done():
+			return nil
+		}
+		backoff = min(2*backoff, unmountBackoffMax)
+	}
+}

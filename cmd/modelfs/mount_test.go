@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
+)
+
+// parseMount parses a `modelfs mount` command line into its options.
+func parseMount(t *testing.T, args ...string) (vfs.Options, error) {
+	t.Helper()
+	ctx, err := parse(append([]string{"mount"}, args...), io.Discard, io.Discard)
+	if err != nil {
+		return vfs.Options{}, err
+	}
+	c, ok := ctx.Selected().Target.Addr().Interface().(*mountCmd)
+	if !ok {
+		t.Fatalf("selected %T", ctx.Selected().Target.Interface())
+	}
+	return c.options()
+}
+
+func TestMountFlags(t *testing.T) {
+	opt, err := parseMount(t, "src", "mnt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.CacheBytes != 256<<20 || len(opt.Kinds) != 5 || opt.MaxParallel != 0 || opt.AllowOther || opt.Debug {
+		t.Errorf("defaults: %+v", opt)
+	}
+	opt, err = parseMount(t, "-o", "ro,allow_other", "-o", "debug", "--cache-size", "1G", "--formats", "glb,json", "--parallel", "3", "src", "mnt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !opt.AllowOther || !opt.Debug || opt.CacheBytes != 1<<30 || opt.MaxParallel != 3 ||
+		len(opt.Kinds) != 2 || opt.Kinds[0] != translate.GLB || opt.Kinds[1] != translate.JSON {
+		t.Errorf("parsed: %+v", opt)
+	}
+	bad := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-o", "rw"}, "read-only"},
+		{[]string{"-o", "ro,frobnicate"}, "unknown mount option"},
+		{[]string{"--cache-size", "lots"}, "--cache-size"},
+		{[]string{"--cache-size", "12XB"}, "unknown unit"},
+		{[]string{"--formats", "gltf,fbx"}, "unknown kind"},
+		{[]string{"--formats", "gltf,gltf"}, "twice"},
+		{[]string{"--parallel=-1"}, "negative"},
+	}
+	for _, tc := range bad {
+		_, err := parseMount(t, append(tc.args, "src", "mnt")...)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) || exitCode(err) != exitUsage {
+			t.Errorf("%v: %v; want a usage error with %q", tc.args, err, tc.msg)
+		}
+	}
+	if code, _, errs := runCLI(t, "mount", "-o", "rw", "a", "b"); code != exitUsage || !strings.Contains(errs, "read-only") {
+		t.Errorf("mount -o rw: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runCLI(t, "mount", "onlyone"); code != exitUsage {
+		t.Errorf("mount with one argument: exit %d", code)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"256MiB": 256 << 20, "512M": 512 << 20, "1G": 1 << 30, "1g": 1 << 30, "100": 100, "64k": 64 << 10,
+		"1.5G": 3 << 29, "2MB": 2e6, "1 GiB": 1 << 30, "10B": 10,
+	} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1G", "G", "1Q", "1e3"} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d; want an error", in, got)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger and the test to share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// isMounted reports whether dir is a mount point in /proc/self/mountinfo.
+func isMounted(t *testing.T, dir string) bool {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if f := strings.Fields(line); len(f) > 4 && f[4] == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 10 s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The mount command serves until its stop signal, retries the unmount while the mount is busy,
+// and exits 0 after a clean unmount; the served document is what convert writes.
+func TestMountCommand(t *testing.T) {
+	if _, err := os.Stat("/dev/fuse"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no FUSE: %v", err)
+		}
+		t.Skipf("no FUSE: %v", err)
+	}
+	stop := make(chan os.Signal, 1)
+	saved := stopSignals
+	stopSignals = func() (<-chan os.Signal, func()) { return stop, func() {} }
+	t.Cleanup(func() { stopSignals = saved })
+
+	mnt := t.TempDir()
+	var stderr syncBuffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- run([]string{"mount", "--cache-size", "64MiB", "-o", "ro", sample, mnt}, io.Discard, &stderr)
+	}()
+	t.Cleanup(func() {
+		if isMounted(t, mnt) {
+			syscall.Unmount(mnt, syscall.MNT_DETACH)
+		}
+	})
+
+	// Wait for the "mounted" line, not just for the mount table: until Mount returns, go-fuse has
+	// not yet told the kernel that it does not poll, and a file of the mount opened by this
+	// process (the one serving it) could then deadlock the Go runtime in epoll_ctl.
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "msg=mounted") {
+		select {
+		case code := <-exit:
+			msg := "mount exited early: exit %d: %s"
+			if os.Getenv("CI") == "true" {
+				t.Fatalf(msg, code, stderr.String())
+			}
+			t.Skipf(msg, code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not mounted after 10 s: %s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	got, err := os.ReadFile(filepath.Join(mnt, "Units", "Swinger.mdx.gltf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "Swinger.mdx.gltf")
+	if code, _, errs := runCLI(t, "convert", "--root", sample, filepath.Join(sample, "Units", "Swinger.mdx"), "-o", out); code != exitOK {
+		t.Fatalf("convert: exit %d: %s", code, errs)
+	}
+	if want, _ := os.ReadFile(out); !bytes.Equal(got, want) {
+		t.Fatalf("the mount serves %d bytes, convert writes %d", len(got), len(want))
+	}
+
+	// Keep the mount busy, ask it to stop, and see it wait and retry.
+	busy, err := os.Open(filepath.Join(mnt, "Units", "Crate.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop <- syscall.SIGTERM
+	waitFor(t, "busy message", func() bool { return strings.Contains(stderr.String(), "busy") })
+	if !isMounted(t, mnt) {
+		t.Fatal("unmounted while a file was open")
+	}
+	busy.Close()
+
+	select {
+	case code := <-exit:
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("still running 20 s after the stop signal: %s", stderr.String())
+	}
+	if isMounted(t, mnt) {
+		t.Fatal("still mounted after exit")
+	}
+	logs := stderr.String()
+	for _, want := range []string{"msg=mounted", "msg=unmounted"} {
+		if strings.Count(logs, want) != 1 {
+			t.Errorf("log lacks one %q:\n%s", want, logs)
+		}
+	}
+}

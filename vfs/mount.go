@@ -1,0 +1,179 @@
+package vfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	gofs "github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+)
+
+// Server is a mounted modelfs.
+type Server struct {
+	src, mnt string
+	fsys     *fsys
+	srv      *fuse.Server
+	log      *slog.Logger
+	done     chan struct{}
+	mu       sync.Mutex // serialises Unmount
+}
+
+// Mount shows the tree at src on the directory mnt and serves it in the background until it is
+// unmounted (Unmount, or umount from outside). It mounts with mount(2) when running as root and
+// through fusermount3 (or fusermount) otherwise.
+func Mount(src, mnt string, opt Options) (*Server, error) {
+	opt, err := opt.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	absSrc, err := checkDir(src)
+	if err != nil {
+		return nil, err
+	}
+	absMnt, err := checkDir(mnt)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(absSrc)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Lstat(".")
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	f := newFsys(root, opt)
+	newTop := func() *dirNode {
+		top := &dirNode{passNode{node: node{fsys: f, rel: "."}}}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			top.dev, top.ino = st.Dev, st.Ino
+		}
+		return top
+	}
+	neg := opt.NegativeTimeout
+	mo := fuse.MountOptions{
+		FsName:             "modelfs:" + absSrc,
+		Name:               "modelfs",
+		AllowOther:         opt.AllowOther,
+		Options:            []string{"ro", "default_permissions"},
+		DisableReadDirPlus: true, // a listing must never look names up, let alone translate
+		DirectMountFlags:   syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV,
+		Debug:              opt.Debug,
+		Logger:             log.New(&slogWriter{opt.Logger}, "", 0),
+	}
+	fo := &gofs.Options{
+		MountOptions:    mo,
+		NegativeTimeout: &neg, // entry and attribute timeouts are set per reply (some must be 0)
+		Logger:          log.New(&slogWriter{opt.Logger}, "", 0),
+	}
+	var srv *fuse.Server
+	var directErr error
+	if os.Geteuid() == 0 {
+		// mount(2) itself, and no fallback inside go-fuse, so that unmounting reports EBUSY
+		// as an errno rather than as a missing fusermount.
+		fo.DirectMountStrict = true
+		srv, directErr = fuse.NewServer(gofs.NewNodeFS(newTop(), fo), absMnt, &fo.MountOptions)
+		fo.DirectMountStrict = false
+	}
+	if srv == nil {
+		// Not root, or mount(2) refused (no CAP_SYS_ADMIN in a container): use fusermount3.
+		srv, err = fuse.NewServer(gofs.NewNodeFS(newTop(), fo), absMnt, &fo.MountOptions)
+		if err != nil && directErr != nil {
+			err = fmt.Errorf("mount(2): %v; fusermount: %w", directErr, err)
+		}
+	}
+	if err != nil {
+		root.Close()
+		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
+	}
+	go srv.Serve()
+	if err := srv.WaitMount(); err != nil {
+		srv.Unmount()
+		root.Close()
+		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
+	}
+	s := &Server{src: absSrc, mnt: absMnt, fsys: f, srv: srv, log: opt.Logger, done: make(chan struct{})}
+	s.log.Info("mounted", "src", absSrc, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
+		"cache", opt.CacheBytes, "parallel", opt.MaxParallel)
+	go func() {
+		srv.Wait()
+		root.Close()
+		st := s.Stats()
+		s.log.Info("unmounted", "mountpoint", absMnt, "translations", st.Translations, "failures", st.Failures)
+		close(s.done)
+	}()
+	return s, nil
+}
+
+// checkDir returns the absolute path of dir, or a *fs.PathError when it is not a directory.
+func checkDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", &fs.PathError{Op: "mount", Path: dir, Err: syscall.ENOTDIR}
+	}
+	return abs, nil
+}
+
+// Unmount asks the kernel to unmount. While files are open or a process has its working
+// directory inside, it fails with an error that matches syscall.EBUSY; callers may retry.
+func (s *Server) Unmount() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return nil
+	default:
+	}
+	err := s.srv.Unmount()
+	if err != nil && !errors.Is(err, syscall.EBUSY) && strings.Contains(strings.ToLower(err.Error()), "busy") {
+		err = fmt.Errorf("%w: %v", syscall.EBUSY, err) // fusermount reports it as text
+	}
+	if err != nil {
+		return fmt.Errorf("unmount %s: %w", s.mnt, err)
+	}
+	<-s.done
+	return nil
+}
+
+// Wait blocks until the file system is unmounted.
+func (s *Server) Wait() { <-s.done }
+
+// Done is closed when the file system has been unmounted.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// MountPoint returns the absolute path the tree is mounted on.
+func (s *Server) MountPoint() string { return s.mnt }
+
+// Stats returns the translation and cache counters.
+func (s *Server) Stats() Stats {
+	return Stats{
+		Translations: s.fsys.translations.Load(),
+		Failures:     s.fsys.failures.Load(),
+		Cache:        s.fsys.cache.Stats(),
+	}
+}
+
+// slogWriter turns go-fuse's log lines into debug records.
+type slogWriter struct{ l *slog.Logger }
+
+func (w *slogWriter) Write(p []byte) (int, error) {
+	w.l.Log(context.Background(), slog.LevelDebug, strings.TrimRight(string(p), "\n"), "from", "go-fuse")
+	return len(p), nil
+}

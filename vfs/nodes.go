@@ -1,0 +1,462 @@
+package vfs
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	gofs "github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"github.com/modelfs/modelfs/translate"
+)
+
+// node is what every node of the tree shares: its place in SRC and the read-only refusals.
+type node struct {
+	gofs.Inode
+	fsys *fsys
+	rel  string // slash-separated path relative to SRC; "." for the root
+}
+
+// passNode is a node mirroring an entry of SRC; dev and ino tell whether a later lookup still
+// finds the same entry.
+type passNode struct {
+	node
+	dev, ino uint64
+}
+
+// dirNode is a directory of SRC.
+type dirNode struct{ passNode }
+
+// fileNode is a regular file of SRC, served byte for byte.
+type fileNode struct {
+	passNode
+	cacheState
+}
+
+// linkNode is a symlink of SRC, shown as stored.
+type linkNode struct{ passNode }
+
+// specialNode is a FIFO, socket or device node of SRC: attributes only.
+type specialNode struct{ passNode }
+
+// virtNode is a virtual document NAME.EXT.KIND beside the model NAME.EXT.
+type virtNode struct {
+	node
+	src  string // the model's path, relative to SRC
+	kind translate.Kind
+	cacheState
+}
+
+// cacheState remembers the content key of a file's last open, so that the kernel keeps its
+// cached pages only while the content is unchanged (FOPEN_KEEP_CACHE).
+type cacheState struct {
+	mu      sync.Mutex
+	lastKey string
+}
+
+// openFlags returns the FUSE open flags for content named key and remembers key.
+func (c *cacheState) openFlags(key string) uint32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keep := c.lastKey == key
+	c.lastKey = key
+	if keep {
+		return fuse.FOPEN_KEEP_CACHE
+	}
+	return 0
+}
+
+var (
+	_ gofs.NodeLookuper   = (*dirNode)(nil)
+	_ gofs.NodeReaddirer  = (*dirNode)(nil)
+	_ gofs.NodeGetattrer  = (*dirNode)(nil)
+	_ gofs.NodeStatfser   = (*dirNode)(nil)
+	_ gofs.NodeOpener     = (*fileNode)(nil)
+	_ gofs.NodeGetattrer  = (*fileNode)(nil)
+	_ gofs.NodeReadlinker = (*linkNode)(nil)
+	_ gofs.NodeGetattrer  = (*linkNode)(nil)
+	_ gofs.NodeGetattrer  = (*specialNode)(nil)
+	_ gofs.NodeOpener     = (*virtNode)(nil)
+	_ gofs.NodeGetattrer  = (*virtNode)(nil)
+
+	_ gofs.NodeSetattrer      = (*node)(nil)
+	_ gofs.NodeSetxattrer     = (*node)(nil)
+	_ gofs.NodeRemovexattrer  = (*node)(nil)
+	_ gofs.NodeCreater        = (*node)(nil)
+	_ gofs.NodeMkdirer        = (*node)(nil)
+	_ gofs.NodeMknoder        = (*node)(nil)
+	_ gofs.NodeUnlinker       = (*node)(nil)
+	_ gofs.NodeRmdirer        = (*node)(nil)
+	_ gofs.NodeRenamer        = (*node)(nil)
+	_ gofs.NodeLinker         = (*node)(nil)
+	_ gofs.NodeSymlinker      = (*node)(nil)
+	_ gofs.NodeCopyFileRanger = (*node)(nil)
+	_ gofs.NodeAllocater      = (*node)(nil)
+)
+
+// Read-only: every operation that would change SRC or the tree fails with EROFS.
+
+// Setattr refuses chmod, chown, truncate and utimes.
+func (n *node) Setattr(context.Context, gofs.FileHandle, *fuse.SetAttrIn, *fuse.AttrOut) syscall.Errno {
+	return toErrno(errReadOnly)
+}
+
+// Setxattr refuses to set extended attributes.
+func (n *node) Setxattr(context.Context, string, []byte, uint32) syscall.Errno {
+	return toErrno(errReadOnly)
+}
+
+// Removexattr refuses to remove extended attributes.
+func (n *node) Removexattr(context.Context, string) syscall.Errno { return toErrno(errReadOnly) }
+
+// Create refuses to create files.
+func (n *node) Create(context.Context, string, uint32, uint32, *fuse.EntryOut) (*gofs.Inode, gofs.FileHandle, uint32, syscall.Errno) {
+	return nil, nil, 0, toErrno(errReadOnly)
+}
+
+// Mkdir refuses to make directories.
+func (n *node) Mkdir(context.Context, string, uint32, *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	return nil, toErrno(errReadOnly)
+}
+
+// Mknod refuses to make device nodes, FIFOs and sockets.
+func (n *node) Mknod(context.Context, string, uint32, uint32, *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	return nil, toErrno(errReadOnly)
+}
+
+// Unlink refuses to remove files.
+func (n *node) Unlink(context.Context, string) syscall.Errno { return toErrno(errReadOnly) }
+
+// Rmdir refuses to remove directories.
+func (n *node) Rmdir(context.Context, string) syscall.Errno { return toErrno(errReadOnly) }
+
+// Rename refuses to rename.
+func (n *node) Rename(context.Context, string, gofs.InodeEmbedder, string, uint32) syscall.Errno {
+	return toErrno(errReadOnly)
+}
+
+// Link refuses to make hard links.
+func (n *node) Link(context.Context, gofs.InodeEmbedder, string, *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	return nil, toErrno(errReadOnly)
+}
+
+// Symlink refuses to make symlinks.
+func (n *node) Symlink(context.Context, string, string, *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	return nil, toErrno(errReadOnly)
+}
+
+// CopyFileRange refuses to write by copying.
+func (n *node) CopyFileRange(context.Context, gofs.FileHandle, uint64, *gofs.Inode, gofs.FileHandle, uint64, uint64, uint64) (uint32, syscall.Errno) {
+	return 0, toErrno(errReadOnly)
+}
+
+// Allocate refuses fallocate.
+func (n *node) Allocate(context.Context, gofs.FileHandle, uint64, uint64, uint32) syscall.Errno {
+	return toErrno(errReadOnly)
+}
+
+// writeFlags reports whether open flags ask for anything but reading.
+func writeFlags(flags uint32) bool {
+	return flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&(syscall.O_TRUNC|syscall.O_CREAT|syscall.O_APPEND) != 0
+}
+
+// setAttr fills out from an Lstat of SRC.
+func setAttr(out *fuse.Attr, fi fs.FileInfo) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		out.FromStat(st)
+	} else {
+		*out = *fuse.ToAttr(fi)
+	}
+	out.Ino = 0 // the mount numbers its own inodes
+}
+
+// attrOf is the Getattr of every node mirroring SRC.
+func (n *passNode) attrOf(out *fuse.AttrOut) syscall.Errno {
+	fi, err := n.fsys.root.Lstat(n.rel)
+	if err != nil {
+		return toErrno(err)
+	}
+	setAttr(&out.Attr, fi)
+	out.SetTimeout(n.fsys.opt.AttrTimeout)
+	return 0
+}
+
+// Getattr reports the directory's attributes as in SRC.
+func (n *dirNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	return n.attrOf(out)
+}
+
+// Getattr reports the file's attributes as in SRC.
+func (n *fileNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	return n.attrOf(out)
+}
+
+// Getattr reports the symlink's attributes as in SRC.
+func (n *linkNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	return n.attrOf(out)
+}
+
+// Getattr reports the special file's attributes as in SRC.
+func (n *specialNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	return n.attrOf(out)
+}
+
+// Statfs reports the file system holding SRC.
+func (n *dirNode) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
+	d, err := n.fsys.root.Open(".")
+	if err != nil {
+		return toErrno(err)
+	}
+	defer d.Close()
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(int(d.Fd()), &st); err != nil {
+		return toErrno(err)
+	}
+	out.FromStatfsT(&st)
+	return 0
+}
+
+// Readlink returns the symlink's target as stored.
+func (n *linkNode) Readlink(ctx context.Context) ([]byte, syscall.Errno) {
+	target, err := n.fsys.root.Readlink(n.rel)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	return []byte(target), 0
+}
+
+// Lookup finds name in SRC, or, when there is no such entry, a virtual document beside a model.
+// It never translates: a virtual document whose size is not cached is answered with attribute
+// timeout 0, so that the kernel asks Getattr for the size.
+func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	rel := path.Join(n.rel, name)
+	fi, err := n.fsys.root.Lstat(rel)
+	if err == nil {
+		setAttr(&out.Attr, fi)
+		out.SetEntryTimeout(n.fsys.opt.EntryTimeout)
+		out.SetAttrTimeout(n.fsys.opt.AttrTimeout)
+		return n.passChild(ctx, name, rel, fi), 0
+	}
+	if errno := toErrno(err); errno != syscall.ENOENT {
+		return nil, errno
+	}
+	srcName, kind, ok := n.fsys.virtualName(name)
+	if !ok {
+		return nil, syscall.ENOENT
+	}
+	src := path.Join(n.rel, srcName)
+	k, err := n.fsys.modelKeyOf(src)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	size, known := int64(0), false
+	if data, err, ok := n.fsys.peek(k, kind); ok {
+		size, known = int64(len(data)), true
+		if err != nil {
+			size = 0
+		}
+	}
+	virtAttr(&out.Attr, k, size)
+	out.SetEntryTimeout(n.fsys.opt.EntryTimeout)
+	if known {
+		out.SetAttrTimeout(n.fsys.opt.AttrTimeout)
+	}
+	if ch := n.GetChild(name); ch != nil {
+		if v, ok := ch.Operations().(*virtNode); ok && v.kind == kind && v.src == src {
+			return ch, 0
+		}
+	}
+	v := &virtNode{node: node{fsys: n.fsys, rel: rel}, src: src, kind: kind}
+	return n.NewInode(ctx, v, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
+}
+
+// passChild returns the node for an entry of SRC, reusing the known one while it is the same
+// entry, so that the kernel keeps its inode (and cached pages) across lookups.
+func (n *dirNode) passChild(ctx context.Context, name, rel string, fi fs.FileInfo) *gofs.Inode {
+	var dev, ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		dev, ino = st.Dev, st.Ino
+	}
+	mode := fileType(fi.Mode())
+	if ch := n.GetChild(name); ch != nil && ch.Mode() == mode {
+		if p, ok := ch.Operations().(interface{ pass() *passNode }); ok {
+			if pn := p.pass(); pn.dev == dev && pn.ino == ino && pn.rel == rel {
+				return ch
+			}
+		}
+	}
+	var ops gofs.InodeEmbedder
+	switch mode {
+	case syscall.S_IFDIR:
+		ops = &dirNode{passNode{node: node{fsys: n.fsys, rel: rel}, dev: dev, ino: ino}}
+	case syscall.S_IFREG:
+		ops = &fileNode{passNode: passNode{node: node{fsys: n.fsys, rel: rel}, dev: dev, ino: ino}}
+	case syscall.S_IFLNK:
+		ops = &linkNode{passNode{node: node{fsys: n.fsys, rel: rel}, dev: dev, ino: ino}}
+	default:
+		ops = &specialNode{passNode{node: node{fsys: n.fsys, rel: rel}, dev: dev, ino: ino}}
+	}
+	return n.NewInode(ctx, ops, gofs.StableAttr{Mode: mode})
+}
+
+func (n *passNode) pass() *passNode { return n }
+
+// fileType returns the S_IFMT bits of m.
+func fileType(m fs.FileMode) uint32 {
+	switch m.Type() {
+	case fs.ModeDir:
+		return syscall.S_IFDIR
+	case fs.ModeSymlink:
+		return syscall.S_IFLNK
+	case fs.ModeNamedPipe:
+		return syscall.S_IFIFO
+	case fs.ModeSocket:
+		return syscall.S_IFSOCK
+	case fs.ModeDevice:
+		return syscall.S_IFBLK
+	case fs.ModeDevice | fs.ModeCharDevice:
+		return syscall.S_IFCHR
+	}
+	return syscall.S_IFREG
+}
+
+// Readdir lists the directory as in SRC plus the virtual documents beside each model. It reads
+// names and types only; nothing is translated or even stat'ed.
+func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
+	d, err := n.fsys.root.Open(n.rel)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	ents, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	real := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		real[e.Name()] = true
+	}
+	list := make([]fuse.DirEntry, 0, len(ents))
+	for _, e := range ents {
+		list = append(list, fuse.DirEntry{Name: e.Name(), Mode: fileType(e.Type())})
+		if !e.Type().IsRegular() || !translate.IsModelName(e.Name()) {
+			continue
+		}
+		for _, k := range n.fsys.opt.Kinds {
+			if v := e.Name() + "." + string(k); !real[v] {
+				list = append(list, fuse.DirEntry{Name: v, Mode: syscall.S_IFREG})
+			}
+		}
+	}
+	slices.SortFunc(list, func(a, b fuse.DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	return gofs.NewListDirStream(list), 0
+}
+
+// Open opens the file of SRC for reading.
+func (n *fileNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	if writeFlags(flags) {
+		return nil, 0, toErrno(errReadOnly)
+	}
+	f, err := n.fsys.root.Open(n.rel)
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, toErrno(err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, syscall.ENOENT // replaced since the lookup; the next lookup finds what is there now
+	}
+	return &fileHandle{f: f}, n.openFlags(identityOf(fi).String()), 0
+}
+
+// fileHandle is an open file of SRC.
+type fileHandle struct {
+	f interface {
+		io.ReaderAt
+		io.Closer
+	}
+}
+
+var (
+	_ gofs.FileReader   = (*fileHandle)(nil)
+	_ gofs.FileReleaser = (*fileHandle)(nil)
+)
+
+// Read reads from the file of SRC.
+func (h *fileHandle) Read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
+	n, err := h.f.ReadAt(dest, off)
+	if err != nil && err != io.EOF {
+		return nil, toErrno(err)
+	}
+	return fuse.ReadResultData(dest[:n]), 0
+}
+
+// Release closes the file of SRC.
+func (h *fileHandle) Release(ctx context.Context) syscall.Errno {
+	return toErrno(h.f.Close())
+}
+
+// virtAttr fills out for a virtual document of size bytes of the model k: the source's owner
+// and times (mtime: the newest of source and companions), its read bits, one link.
+func virtAttr(out *fuse.Attr, k *modelKey, size int64) {
+	setAttr(out, k.info)
+	out.Mode = syscall.S_IFREG | uint32(k.info.Mode().Perm())&0o444
+	out.Size = uint64(size)
+	out.Blocks = (uint64(size) + 511) / 512
+	out.Nlink = 1
+	out.Rdev = 0
+	out.Mtime, out.Mtimensec = uint64(k.mtime/1e9), uint32(k.mtime%1e9)
+}
+
+// Getattr reports the document's exact size, translating the model unless it is cached. A model
+// that fails to translate has size 0 here (and its open fails).
+func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	data, k, err := n.fsys.content(ctx, n.src, n.kind)
+	if k == nil {
+		return toErrno(err)
+	}
+	var fe *failure
+	if err != nil && !errors.As(err, &fe) {
+		return toErrno(err)
+	}
+	virtAttr(&out.Attr, k, int64(len(data)))
+	out.SetTimeout(n.fsys.opt.AttrTimeout)
+	return 0
+}
+
+// Open translates the model unless it is cached and opens the document.
+func (n *virtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	if writeFlags(flags) {
+		return nil, 0, toErrno(errReadOnly)
+	}
+	data, k, err := n.fsys.content(ctx, n.src, n.kind)
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	return &virtHandle{data: data}, n.openFlags(k.key(n.kind)), 0
+}
+
+// virtHandle is an open virtual document: an immutable slice of the cache.
+type virtHandle struct{ data []byte }
+
+var _ gofs.FileReader = (*virtHandle)(nil)
+
+// Read copies from the document.
+func (h *virtHandle) Read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
+	if off >= int64(len(h.data)) || off < 0 {
+		return fuse.ReadResultData(nil), 0
+	}
+	end := min(off+int64(len(dest)), int64(len(h.data)))
+	return fuse.ReadResultData(h.data[off:end]), 0
+}
