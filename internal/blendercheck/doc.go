@@ -1,8 +1,8 @@
-// Package blendercheck holds a test that opens modelfs outputs in the real Blender: it translates
-// the sample models (testdata/sample) and the Warcraft III corpus models (../shared/corpus/wc3)
-// into a temporary tree with the names the mount serves (X.mdx.gltf, X.mdx.glb, X.mdx.obj,
-// X.mdx.mtl, X.mdx.json) and runs scripts/blender/check.py over it, which imports every file
-// and compares what Blender built with the counts of the .json beside it.
+// Package blendercheck holds the test that opens modelfs output the way artists do: it mounts
+// the sample models (testdata/sample) and the corpus (../shared/corpus) with the vfs package,
+// runs the Khronos glTF Validator over every .gltf and .glb read through the mounts, and runs
+// scripts/blender/check.py in headless Blender, which imports every .gltf, .glb and .obj of the
+// mounts and compares what Blender built with the counts of the .json beside each.
 //
 // The test needs Blender 3.4 or later and numpy (Debian: apt-get install blender python3-numpy;
 // scripts/blender/run.sh and .ci/run install them). It looks for MODELFS_BLENDER, then blender on
