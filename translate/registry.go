@@ -2,6 +2,8 @@ package translate
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -14,11 +16,64 @@ import (
 // the source's root, slash-separated. Implementations must refuse names outside the root.
 type OpenFunc func(name string) ([]byte, error)
 
+// ListFunc returns the names of the entries of a directory named relative to the source's root
+// ("" or "." for the root itself), sorted. Implementations must refuse names outside the root.
+type ListFunc func(dir string) ([]string, error)
+
 // Source is one model file handed to a decoder.
 type Source struct {
 	Name string   // slash-separated path relative to the root; used in errors and metadata
 	Data []byte   // the whole file
 	Open OpenFunc // companion opener; nil when there is none
+	List ListFunc // directory lister for finding companions by name; nil when there is none
+}
+
+// Companion opens the companion named name (relative to the root), matching each path element
+// case-insensitively when the exact name is absent — game trees mix cases freely (P0.bnc beside
+// p0.skc). It returns the name that matched and the file's bytes.
+func (src Source) Companion(name string) (string, []byte, error) {
+	if src.Open == nil {
+		return "", nil, fs.ErrNotExist
+	}
+	if data, err := src.Open(name); err == nil || !errors.Is(err, fs.ErrNotExist) || src.List == nil {
+		return name, data, err
+	}
+	found, ok := src.FindFold(name)
+	if !ok {
+		return "", nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	data, err := src.Open(found)
+	return found, data, err
+}
+
+// FindFold resolves name (slash-separated, relative to the root) element by element, ignoring
+// case, using src.List. It reports false when any element has no match.
+func (src Source) FindFold(name string) (string, bool) {
+	if src.List == nil {
+		return "", false
+	}
+	dir := ""
+	for _, elem := range strings.Split(path.Clean(name), "/") {
+		entries, err := src.List(dir)
+		if err != nil {
+			return "", false
+		}
+		match := ""
+		for _, e := range entries {
+			if e == elem {
+				match = e
+				break
+			}
+			if match == "" && strings.EqualFold(e, elem) {
+				match = e
+			}
+		}
+		if match == "" {
+			return "", false
+		}
+		dir = path.Join(dir, match)
+	}
+	return dir, true
 }
 
 // Format describes one registered source format.

@@ -21,6 +21,25 @@ func RootOpener(root *os.Root) OpenFunc {
 	}
 }
 
+// RootLister returns a ListFunc listing directories inside root, refusing names that leave it.
+func RootLister(root *os.Root) ListFunc {
+	return func(dir string) ([]string, error) {
+		clean := path.Clean(strings.ReplaceAll(dir, "\\", "/"))
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrPermission}
+		}
+		entries, err := fs.ReadDir(root.FS(), clean)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		return names, nil
+	}
+}
+
 // ReadFileIn reads name (slash-separated, relative) from root, refusing files larger than
 // MaxSourceSize and names that leave the root.
 func ReadFileIn(root *os.Root, name string) ([]byte, error) {

@@ -20,6 +20,12 @@ type recorder struct {
 }
 
 func (r *recorder) open(name string) ([]byte, error) {
+	r.note(name)
+	return translate.ReadFileIn(r.f.root, name)
+}
+
+// note records name's current identity, once.
+func (r *recorder) note(name string) {
 	c := r.f.statCompanion(name)
 	if clean, ok := cleanCompanion(name); ok {
 		c.name = clean
@@ -29,7 +35,14 @@ func (r *recorder) open(name string) ([]byte, error) {
 		r.comps = append(r.comps, c)
 	}
 	r.mu.Unlock()
-	return translate.ReadFileIn(r.f.root, name)
+}
+
+// readdir lists a directory for a decoder looking for companions by name, recording the
+// directory's identity: adding, removing or renaming an entry changes its mtime, so a model
+// whose companion search could now find something else is translated again.
+func (r *recorder) readdir(dir string) ([]string, error) {
+	r.note(dir)
+	return translate.RootLister(r.f.root)(dir)
 }
 
 // list returns the companions read, sorted by name.
@@ -83,7 +96,7 @@ func (f *fsys) encode(src string, kind translate.Kind, rec *recorder) (data []by
 		}
 		return nil, "", &failure{path: src, err: err}
 	}
-	s, ft, err := translate.Decode(translate.Source{Name: src, Data: raw, Open: rec.open})
+	s, ft, err := translate.Decode(translate.Source{Name: src, Data: raw, Open: rec.open, List: rec.readdir})
 	if ft != nil {
 		format = ft.Name
 	}

@@ -45,7 +45,7 @@ func openModel(in, rootDir string) (translate.Source, *os.Root, error) {
 		root.Close()
 		return translate.Source{}, nil, err
 	}
-	return translate.Source{Name: name, Data: data, Open: translate.RootOpener(root)}, root, nil
+	return translate.Source{Name: name, Data: data, Open: translate.RootOpener(root), List: translate.RootLister(root)}, root, nil
 }
 
 // Run translates the input and writes the output file(s).

@@ -61,7 +61,7 @@ func load(t *testing.T, m model) translate.Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Source{Name: m.name, Data: data, Open: translate.RootOpener(r)}
+	return translate.Source{Name: m.name, Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}
 }
 
 // TestTranslateEverything translates every shipped sample and every Warcraft III corpus model to
