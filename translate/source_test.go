@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,85 @@ func TestCompanionFoldsCase(t *testing.T) {
 	}
 	if _, _, err := (Source{Name: "x"}).Companion("a"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("no opener: %v", err)
+	}
+}
+
+func TestResolveTexture(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		"Textures/SmileyGW.blp",
+		"Units/Footman/Footman.blp",
+		"Units/Footman/Footman.mdx",
+		"meteor/pmodel/p0.skc",
+		"meteor/texture/nm001b01.tga",
+		"meteor/texture/NM001F01.JPG",
+		"Creature/Rabbit/Rabbit.m2",
+		"Creature/Rabbit/RabbitSkin.blp",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	src := func(model string) Source {
+		return Source{Name: model, Open: RootOpener(root), List: RootLister(root)}
+	}
+	for _, tc := range []struct{ model, ref, want, reason string }{
+		{"Units/Footman/Footman.mdx", `Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},         // root-relative, backslashes
+		{"Units/Footman/Footman.mdx", `TEXTURES\smileygw.BLP`, "Textures/SmileyGW.blp", ""},         // any case
+		{"Units/Footman/Footman.mdx", "Footman.blp", "Units/Footman/Footman.blp", ""},               // the model's folder
+		{"Units/Footman/Footman.mdx", `Units\Footman\Footman.tga`, "Units/Footman/Footman.blp", ""}, // another extension
+		{"meteor/pmodel/p0.skc", "nm001b01.tga", "meteor/texture/nm001b01.tga", ""},                 // a sibling folder
+		{"meteor/pmodel/p0.skc", "nm001f01.JPG", "meteor/texture/NM001F01.JPG", ""},                 // sibling, any case
+		{"meteor/pmodel/p0.skc", "nm001f01.tga", "meteor/texture/NM001F01.JPG", ""},                 // .tga ↔ .jpg
+		{"Units/Footman/Footman.mdx", `..\..\etc\passwd`, "", "leaving the root"},                   // refused
+		{"Units/Footman/Footman.mdx", "/etc/passwd", "", "absolute"},                                // refused
+		{"Units/Footman/Footman.mdx", `C:\War3\x.blp`, "", "absolute"},                              // refused
+		{"Units/Footman/Footman.mdx", `Textures\Missing.blp`, "", "not found"},                      // absent
+		{"Units/Footman/Footman.mdx", "", "", "empty"},                                              // empty
+	} {
+		got, reason := src(tc.model).ResolveTexture(tc.ref)
+		if got != tc.want || (tc.reason != "" && !strings.Contains(reason, tc.reason)) {
+			t.Errorf("%s: ResolveTexture(%q) = %q, %q; want %q, %q", tc.model, tc.ref, got, reason, tc.want, tc.reason)
+		}
+	}
+}
+
+func TestSkinGuess(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"Rabbit/Rabbit.m2", "Rabbit/RabbitSkin.blp", "Rabbit/RabbitSkinBrown.blp", "Rabbit/Fur.blp", "Rabbit/Eye.BLP", "Solo/Solo.m2", "Solo/Only.blp", "Bare/Bare.m2"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, tc := range []struct {
+		model string
+		named []string
+		want  string
+	}{
+		{"Rabbit/Rabbit.m2", []string{"Rabbit/Eye.BLP"}, "Rabbit/RabbitSkin.blp"}, // best prefix, first of equals
+		{"Rabbit/Rabbit.m2", []string{"rabbit/rabbitskin.blp", "Rabbit/RabbitSkinBrown.blp"}, "Rabbit/Eye.BLP"},
+		{"Solo/Solo.m2", nil, "Solo/Only.blp"}, // the only one
+		{"Bare/Bare.m2", nil, ""},              // none
+	} {
+		src := Source{Name: tc.model, List: RootLister(root)}
+		if got := src.SkinGuess(tc.named); got != tc.want {
+			t.Errorf("%s %v: SkinGuess = %q; want %q", tc.model, tc.named, got, tc.want)
+		}
 	}
 }

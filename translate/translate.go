@@ -23,17 +23,18 @@ const (
 	OBJ  Kind = "obj"
 	MTL  Kind = "mtl"
 	JSON Kind = "json"
+	PNG  Kind = "png" // the output of a texture, not of a model
 )
 
-// Kinds lists every output kind in a stable order.
+// Kinds lists every output kind of a model, in a stable order.
 var Kinds = []Kind{GLTF, GLB, OBJ, MTL, JSON}
 
-// KindOf returns the output kind named by an extension such as ".gltf" or "gltf".
+// KindOf returns the output kind named by an extension such as ".gltf" or "png".
 func KindOf(ext string) (Kind, bool) {
 	if len(ext) > 0 && ext[0] == '.' {
 		ext = ext[1:]
 	}
-	for _, k := range Kinds {
+	for _, k := range append(Kinds, PNG) {
 		if string(k) == ext {
 			return k, true
 		}
@@ -67,6 +68,9 @@ func Decode(src Source) (s *scene.Scene, f *Format, err error) {
 	if err != nil {
 		return nil, f, err
 	}
+	if src.List != nil {
+		resolveTextures(src, s)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, f, &FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
 	}
@@ -95,11 +99,11 @@ func Encode(s *scene.Scene, kind Kind, opt EncodeOptions) (out []byte, err error
 	return nil, fmt.Errorf("unknown output kind %q", kind)
 }
 
-// Translate decodes src and encodes it as kind.
+// Translate decodes src and makes its output of kind (see Output).
 func Translate(src Source, kind Kind, opt EncodeOptions) ([]byte, error) {
 	s, _, err := Decode(src)
 	if err != nil {
 		return nil, err
 	}
-	return Encode(s, kind, opt)
+	return Output(src, s, kind, opt)
 }

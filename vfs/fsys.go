@@ -60,10 +60,19 @@ func (f *fsys) virtualName(name string) (src string, kind translate.Kind, ok boo
 		return "", "", false
 	}
 	src = strings.TrimSuffix(name, ext)
-	if src == "" || !translate.IsModelName(src) {
+	if src == "" || !sourceOf(src, kind) {
 		return "", "", false
 	}
 	return src, kind, true
+}
+
+// sourceOf reports whether a file named name has virtual files of kind: models have the model
+// kinds, textures have PNG.
+func sourceOf(name string, kind translate.Kind) bool {
+	if kind == translate.PNG {
+		return translate.IsTextureName(name)
+	}
+	return translate.IsModelName(name)
 }
 
 // identity is what tells two versions of a file apart.

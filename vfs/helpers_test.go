@@ -157,7 +157,7 @@ func convert(t *testing.T, root, rel string, kind translate.Kind) ([]byte, error
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Translate(translate.Source{Name: rel, Data: data, Open: translate.RootOpener(r)}, kind,
+	return translate.Translate(translate.Source{Name: rel, Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}, kind,
 		translate.EncodeOptions{MTLName: path.Base(rel) + ".mtl"})
 }
 

@@ -96,14 +96,22 @@ func (f *fsys) encode(src string, kind translate.Kind, rec *recorder) (data []by
 		}
 		return nil, "", &failure{path: src, err: err}
 	}
-	s, ft, err := translate.Decode(translate.Source{Name: src, Data: raw, Open: rec.open, List: rec.readdir})
+	if kind == translate.PNG {
+		out, err := translate.ConvertTexture(src, raw)
+		if err != nil {
+			return nil, "texture", &failure{path: src, format: "texture", err: err}
+		}
+		return out, "texture", nil
+	}
+	source := translate.Source{Name: src, Data: raw, Open: rec.open, List: rec.readdir}
+	s, ft, err := translate.Decode(source)
 	if ft != nil {
 		format = ft.Name
 	}
 	if err != nil {
 		return nil, format, &failure{path: src, format: format, err: err}
 	}
-	out, err := translate.Encode(s, kind, translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"})
+	out, err := translate.Output(source, s, kind, translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"})
 	if err != nil {
 		return nil, format, &failure{path: src, format: format, err: err}
 	}

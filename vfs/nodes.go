@@ -346,11 +346,11 @@ func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	list := make([]fuse.DirEntry, 0, len(ents))
 	for _, e := range ents {
 		list = append(list, fuse.DirEntry{Name: e.Name(), Mode: fileType(e.Type())})
-		if !e.Type().IsRegular() || !translate.IsModelName(e.Name()) {
+		if !e.Type().IsRegular() {
 			continue
 		}
 		for _, k := range n.fsys.opt.Kinds {
-			if v := e.Name() + "." + string(k); !real[v] {
+			if v := e.Name() + "." + string(k); sourceOf(e.Name(), k) && !real[v] {
 				list = append(list, fuse.DirEntry{Name: v, Mode: syscall.S_IFREG})
 			}
 		}

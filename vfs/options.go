@@ -31,7 +31,8 @@ import (
 
 // Options configure a mount. The zero value means the defaults (see WithDefaults).
 type Options struct {
-	// Kinds lists the virtual files shown beside each model; default translate.Kinds.
+	// Kinds lists the virtual files shown: the model kinds beside each model, translate.PNG beside
+	// each texture; default all of them.
 	Kinds []translate.Kind
 	// CacheBytes is the byte budget of translated documents; default DefaultCacheBytes.
 	CacheBytes int64
@@ -73,12 +74,12 @@ const DefaultTimeout = time.Second
 // field (an unknown or repeated kind).
 func (o Options) WithDefaults() (Options, error) {
 	if len(o.Kinds) == 0 {
-		o.Kinds = slices.Clone(translate.Kinds)
+		o.Kinds = append(slices.Clone(translate.Kinds), translate.PNG)
 	} else {
 		seen := map[translate.Kind]bool{}
 		for _, k := range o.Kinds {
 			if _, ok := translate.KindOf(string(k)); !ok {
-				return o, fmt.Errorf("unknown output kind %q (want one of %v)", k, translate.Kinds)
+				return o, fmt.Errorf("unknown output kind %q (want one of %v)", k, append(translate.Kinds, translate.PNG))
 			}
 			if seen[k] {
 				return o, fmt.Errorf("output kind %q given twice", k)

@@ -61,7 +61,13 @@ func TestConvertWritesEveryKind(t *testing.T) {
 		// under the root (what the mount will serve).
 		data, _ := os.ReadFile(in)
 		kind, _ := translate.KindOf(k)
-		want, err := translate.Translate(translate.Source{Name: "Units/Swinger.mdx", Data: data}, kind,
+		root, err := os.OpenRoot(sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer root.Close()
+		src := translate.Source{Name: "Units/Swinger.mdx", Data: data, Open: translate.RootOpener(root), List: translate.RootLister(root)}
+		want, err := translate.Translate(src, kind,
 			translate.EncodeOptions{MTLName: "Swinger.mdx.mtl"})
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s output differs from translate.Translate (%v)", k, err)

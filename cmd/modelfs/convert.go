@@ -12,8 +12,8 @@ import (
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In   string `arg:"" help:"Model file to translate (.mdl, .mdx)."`
-	Out  string `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl) picks the output kind. An .obj gets its .mtl written beside it."`
+	In   string `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
+	Out  string `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
 	Root string `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
 }
 
@@ -59,23 +59,30 @@ func (c *convertCmd) Run(e *env) error {
 		return err
 	}
 	defer root.Close()
+	if kind == translate.PNG {
+		out, err := translate.ConvertTexture(src.Name, src.Data)
+		if err != nil {
+			return err
+		}
+		return writeAtomic(c.Out, out)
+	}
 	s, _, err := translate.Decode(src)
 	if err != nil {
 		return err
 	}
 	mtl := strings.TrimSuffix(c.Out, filepath.Ext(c.Out)) + ".mtl"
-	if err := writeKind(s, kind, c.Out, filepath.Base(mtl)); err != nil {
+	if err := writeKind(src, s, kind, c.Out, filepath.Base(mtl)); err != nil {
 		return err
 	}
 	if kind == translate.OBJ {
-		return writeKind(s, translate.MTL, mtl, "")
+		return writeKind(src, s, translate.MTL, mtl, "")
 	}
 	return nil
 }
 
-// writeKind encodes s as kind and writes it to path atomically.
-func writeKind(s *scene.Scene, kind translate.Kind, path, mtlName string) error {
-	out, err := translate.Encode(s, kind, translate.EncodeOptions{MTLName: mtlName})
+// writeKind makes the output of kind for s and writes it to path atomically.
+func writeKind(src translate.Source, s *scene.Scene, kind translate.Kind, path, mtlName string) error {
+	out, err := translate.Output(src, s, kind, translate.EncodeOptions{MTLName: mtlName})
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ func TestBlenderImport(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	args := append([]string{"-b", "--factory-startup", "--python-exit-code", "1",
-		"--python", filepath.Join(repo, "scripts", "blender", "check.py"), "--"}, dirs...)
+		"--python", filepath.Join(repo, "scripts", "blender", "check.py"), "--", "--require-image-data"}, dirs...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf

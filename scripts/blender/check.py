@@ -507,13 +507,19 @@ def check_file(path, args, root):
     parts = ["%s %d/%d" % (k, got[k], wanted[k]) for k in keys]
     if kind == "gltf":
         parts.append("(actions %d)" % extra["actions"])
-        imgs = material_images()
-        with_data = sum(1 for i in imgs if i[2])
-        parts.append("images %d, %d with data" % (len(imgs), with_data))
-        for mat, name, has_data, fp, w, h in imgs:
-            notes.append("image %r of material %r: has_data=%s size=%dx%d filepath=%r" % (name, mat, has_data, w, h, fp))
-        if args.require_image_data and with_data < len(imgs):
-            bad.append("image data")
+    # Images: every texture a material uses whose file exists (the .json gives it an "image")
+    # must come in with pixel data, through the .gltf's URI, the .glb's buffer or the .mtl's map_Kd.
+    imgs = material_images()
+    distinct = {i[1]: i for i in imgs}
+    with_data = sum(1 for i in distinct.values() if i[2])
+    textures = doc.get("textures", [])
+    want_images = len({m["texture"] for m in doc.get("materials", [])
+                       if m.get("texture") is not None and m["texture"] < len(textures) and textures[m["texture"]].get("image")})
+    parts.append("images %d/%d, %d with data" % (len(distinct), want_images, with_data))
+    for mat, name, has_data, fp, w, h in imgs:
+        notes.append("image %r of material %r: has_data=%s size=%dx%d filepath=%r" % (name, mat, has_data, w, h, fp))
+    if args.require_image_data and (with_data < len(distinct) or len(distinct) < want_images):
+        bad.append("image data")
     parts.append("%.2fs" % dt)
 
     if {"vertices", "triangles"} & set(bad):

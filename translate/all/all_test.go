@@ -66,13 +66,29 @@ func load(t *testing.T, m model) translate.Source {
 
 // TestTranslateEverything translates every shipped sample and every Warcraft III corpus model to
 // every output kind: the outputs are deterministic, every .json validates against the schema,
-// and every .gltf and .glb passes the Khronos validator with no errors.
+// and every .gltf and .glb passes the Khronos validator with no errors. The outputs are written
+// into a tree laid out like the mount — each beside its model's path, with the images the .gltf
+// files refer to (textures converted to NAME.EXT.png) — so that the validator checks the image
+// references too.
 func TestTranslateEverything(t *testing.T) {
 	models := append(sampleModels(t), corpusModels(t)...)
-	out := t.TempDir()
 	var gltfs []string
+	trees := map[string]string{} // source root → its mirror
 	for _, m := range models {
+		out, ok := trees[m.root]
+		if !ok {
+			out = t.TempDir()
+			trees[m.root] = out
+		}
 		src := load(t, m)
+		s, _, err := translate.Decode(src)
+		if err != nil {
+			t.Errorf("%s: %v", m.name, err)
+			continue
+		}
+		for _, tex := range s.Textures {
+			writeImage(t, m.root, out, tex.Resolved, tex.ImagePath())
+		}
 		for _, kind := range translate.Kinds {
 			opt := translate.EncodeOptions{MTLName: filepath.Base(m.name) + ".mtl"}
 			a, err := translate.Translate(src, kind, opt)
@@ -90,7 +106,10 @@ func TestTranslateEverything(t *testing.T) {
 				}
 			}
 			if kind == translate.GLTF || kind == translate.GLB {
-				p := filepath.Join(out, strings.ReplaceAll(filepath.Dir(m.root), string(filepath.Separator), "_")+"_"+strings.ReplaceAll(m.name, "/", "_")+"."+string(kind))
+				p := filepath.Join(out, filepath.FromSlash(m.name)+"."+string(kind))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(p, a, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -99,6 +118,31 @@ func TestTranslateEverything(t *testing.T) {
 		}
 	}
 	gltfvalidate.Check(t, gltfs...)
+}
+
+// writeImage puts into the mirror tree out the image a .gltf refers to for the texture file
+// resolved (relative to root): the file itself, or its PNG translation at imagePath.
+func writeImage(t *testing.T, root, out, resolved, imagePath string) {
+	t.Helper()
+	if resolved == "" {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(resolved)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imagePath != resolved {
+		if data, err = translate.ConvertTexture(resolved, data); err != nil {
+			t.Fatalf("%s: %v", resolved, err)
+		}
+	}
+	p := filepath.Join(out, filepath.FromSlash(imagePath))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // comparable returns a copy of m without what only one of the two forms can express: reader

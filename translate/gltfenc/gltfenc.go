@@ -25,6 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path"
+	"strings"
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/ext/unlit"
@@ -163,11 +165,13 @@ type encoder struct {
 	ibmView   int            // bufferView shared by inverse bind matrices, -1 until created
 	times     map[string]int // raw key times → input accessor, shared between samplers
 	skeletons []int          // per skin: the skeleton node written, -1 for none
+	textures  map[int]int    // scene texture → glTF texture, for those written
 }
 
 func (e *encoder) build() error {
 	s := e.s
 	e.animView, e.ibmView = -1, -1
+	e.textures = make(map[int]int)
 	if err := e.nodes(); err != nil {
 		return err
 	}
@@ -498,14 +502,80 @@ func (e *encoder) material(i int) (*gltf.Material, error) {
 func clamp01(f float32) float32 { return min(max(f, 0), 1) }
 
 // texture returns the glTF texture reference for scene texture i, adding the texture, its image
-// and its sampler to the document on first use; nil when the texture cannot be embedded.
+// and its sampler to the document on first use; nil when there is no image to show: the texture
+// is unresolved, or (for .glb, which embeds its images) its image could not be loaded. The
+// material then carries the texture's description in its extras instead.
 //
-// Images are not decoded yet, so this always returns nil and the material carries the texture's
-// description in its extras instead. This is the one place to add images: by URI for .gltf
-// (e.opt.Binary false), as a bufferView of the buffer for .glb.
+// A .gltf refers to the image by a URI relative to the model's folder — the file itself for PNG
+// and JPEG, its NAME.EXT.png translation for other formats, as they appear in the mount; a .glb
+// embeds the bytes in its buffer.
 func (e *encoder) texture(i, texCoord int) *gltf.TextureInfo {
-	_, _ = i, texCoord
-	return nil
+	if idx, ok := e.textures[i]; ok {
+		return &gltf.TextureInfo{Index: idx, TexCoord: texCoord}
+	}
+	t := &e.s.Textures[i]
+	if t.ImagePath() == "" {
+		return nil
+	}
+	img := &gltf.Image{Name: path.Base(t.Resolved)}
+	if e.opt.Binary {
+		if len(t.Image) == 0 || t.MIME == "" {
+			return nil
+		}
+		e.bin.pad()
+		start := len(e.bin.b)
+		copy(e.bin.grow(len(t.Image)), t.Image)
+		e.bin.pad() // what follows keeps its 4-byte alignment
+		img.BufferView = gltf.Index(e.viewAt(start, len(t.Image), gltf.TargetNone, 0))
+		img.MimeType = t.MIME
+	} else {
+		img.URI = relativeURI(e.s.Source.Path, t.ImagePath())
+	}
+	wrap := func(repeat bool) gltf.WrappingMode {
+		if repeat {
+			return gltf.WrapRepeat
+		}
+		return gltf.WrapClampToEdge
+	}
+	e.doc.Images = append(e.doc.Images, img)
+	e.doc.Samplers = append(e.doc.Samplers, &gltf.Sampler{WrapS: wrap(t.WrapU), WrapT: wrap(t.WrapV)})
+	e.doc.Textures = append(e.doc.Textures, &gltf.Texture{
+		Source:  gltf.Index(len(e.doc.Images) - 1),
+		Sampler: gltf.Index(len(e.doc.Samplers) - 1),
+		Extras:  textureExtras(t, 0),
+	})
+	idx := len(e.doc.Textures) - 1
+	e.textures[i] = idx
+	return &gltf.TextureInfo{Index: idx, TexCoord: texCoord}
+}
+
+// relativeURI returns target's path relative to the folder of from (both slash-separated and
+// relative to one root), percent-encoding every byte outside [A-Za-z0-9._/-].
+func relativeURI(from, target string) string {
+	var fromDir []string
+	if d := path.Dir(from); d != "." && d != "/" {
+		fromDir = strings.Split(d, "/")
+	}
+	to := strings.Split(target, "/")
+	common := 0
+	for common < len(fromDir) && common < len(to)-1 && fromDir[common] == to[common] {
+		common++
+	}
+	var parts []string
+	for range fromDir[common:] {
+		parts = append(parts, "..")
+	}
+	rel := strings.Join(append(parts, to[common:]...), "/")
+	var b strings.Builder
+	for i := 0; i < len(rel); i++ {
+		c := rel[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._/-", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // textureExtras describes a texture that is not embedded.
@@ -519,6 +589,9 @@ func textureExtras(t *scene.Texture, texCoord int) map[string]any {
 	}
 	if t.Resolved != "" {
 		x["resolved"] = t.Resolved
+	}
+	if t.ImageError != "" {
+		x["imageError"] = t.ImageError
 	}
 	if t.Replaceable != 0 {
 		x["replaceable"] = t.Replaceable

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"flag"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,6 +57,21 @@ func TestValidator(t *testing.T) {
 	dir := t.TempDir()
 	var paths, names []string
 	for _, tc := range testScenes() {
+		// Resolved textures: the .gltf refers to an image file beside it, the .glb embeds it.
+		for i := range tc.s.Textures {
+			tx := &tc.s.Textures[i]
+			if p := tx.ImagePath(); p != "" {
+				img := tinyPNG(t)
+				tx.Image, tx.MIME = img, "image/png"
+				full := filepath.Join(dir, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, img, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		for _, bin := range []bool{false, true} {
 			ext := ".gltf"
 			if bin {
@@ -92,9 +109,23 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestGLBMatchesGLTF checks that both containers carry the same document and buffer.
+// tinyPNG returns a 2×2 PNG.
+func tinyPNG(t testing.TB) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestGLBMatchesGLTF checks that both containers carry the same document and buffer (for scenes
+// without images, which only the .glb embeds).
 func TestGLBMatchesGLTF(t *testing.T) {
 	for _, tc := range testScenes() {
+		for i := range tc.s.Textures {
+			tc.s.Textures[i].Resolved = ""
+		}
 		a, b := decode(t, encode(t, tc.s, false)), decode(t, encode(t, tc.s, true))
 		if len(a.Buffers) != len(b.Buffers) {
 			t.Fatalf("%s: %d vs %d buffers", tc.name, len(a.Buffers), len(b.Buffers))

@@ -156,7 +156,16 @@ func document(s *scene.Scene) (value, error) {
 		} else {
 			o.add("resolved", null)
 		}
+		if p := t.ImagePath(); p != "" {
+			o.add("image", str(p))
+		} else {
+			o.add("image", null)
+		}
+		if t.ImageError != "" {
+			o.add("imageError", str(t.ImageError))
+		}
 		o.add("replaceable", integer(int64(t.Replaceable)))
+		o.add("guess", boolean(t.Guess))
 		o.add("wrapU", boolean(t.WrapU))
 		o.add("wrapV", boolean(t.WrapV))
 		if err := addExtras(c, o, t.Extras); err != nil {

@@ -213,7 +213,7 @@ func EncodeMTL(s *scene.Scene) ([]byte, error) {
 			continue
 		}
 		t := &s.Textures[m.Texture]
-		if t.Resolved == "" {
+		if t.ImagePath() == "" {
 			b = append(b, "# texture "...)
 			b = strconv.AppendInt(b, int64(m.Texture), 10)
 			b = append(b, ": "...)
@@ -229,10 +229,16 @@ func EncodeMTL(s *scene.Scene) ([]byte, error) {
 				b = append(b, "replaceable "...)
 				b = strconv.AppendInt(b, int64(t.Replaceable), 10)
 			}
-			b = append(b, ", not resolved\n"...)
+			if t.ImageError != "" {
+				b = append(b, ", no image: "...)
+				b = append(b, commentText(t.ImageError)...)
+				b = append(b, '\n')
+			} else {
+				b = append(b, ", not resolved\n"...)
+			}
 			continue
 		}
-		p := fileText(relPath(dir, t.Resolved))
+		p := fileText(relPath(dir, t.ImagePath()))
 		b = append(b, "map_Kd "...)
 		b = append(b, p...)
 		b = append(b, '\n')

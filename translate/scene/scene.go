@@ -7,6 +7,11 @@
 // metadata can list it.
 package scene
 
+import (
+	"path"
+	"strings"
+)
+
 // NodeKind says what a node stands for in the source.
 type NodeKind string
 
@@ -143,9 +148,33 @@ type Texture struct {
 	Path        string // as written in the source (may be empty for a replaceable texture)
 	Resolved    string // the file it resolves to, relative to the root; empty when unresolved
 	Replaceable int    // the source's replaceable id or slot type, 0 for a plain file
-	WrapU       bool
-	WrapV       bool
-	Extras      Extras
+	// Guess is set when Path is not written in the source but stands in for a runtime texture
+	// (a team colour, a creature skin); the metadata marks it as such.
+	Guess  bool
+	WrapU  bool
+	WrapV  bool
+	Extras Extras
+	// Image holds the PNG or JPEG bytes of the resolved file, MIME their type; both are filled
+	// only for outputs that embed images (.glb).
+	Image []byte
+	MIME  string
+	// ImageError says why the resolved file cannot be shown (unreadable, corrupt); its material
+	// is then written without an image.
+	ImageError string
+}
+
+// ImagePath returns the path, relative to the root, of the image as a glTF reader finds it in
+// the mount: the resolved file itself when it is PNG or JPEG, else its NAME.EXT.png translation;
+// "" when the texture is unresolved or its image cannot be shown.
+func (t *Texture) ImagePath() string {
+	if t.Resolved == "" || t.ImageError != "" {
+		return ""
+	}
+	switch strings.ToLower(path.Ext(t.Resolved)) {
+	case ".png", ".jpg", ".jpeg":
+		return t.Resolved
+	}
+	return t.Resolved + ".png"
 }
 
 // Skin binds meshes to a set of joint nodes.

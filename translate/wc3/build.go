@@ -247,6 +247,12 @@ func (b *builder) skin() error {
 	return nil
 }
 
+// replaceableStandIns are the files that stand in for runtime textures: team colour and glow.
+var replaceableStandIns = map[uint32]string{
+	1: `ReplaceableTextures\TeamColor\TeamColor00.blp`,
+	2: `ReplaceableTextures\TeamGlow\TeamGlow00.blp`,
+}
+
 // textures copies the texture table.
 func (b *builder) textures() error {
 	for _, t := range b.m.Textures {
@@ -257,6 +263,11 @@ func (b *builder) textures() error {
 		}
 		if name := replaceableName(t.ReplaceableID); name != "" {
 			tx.Extras["replaceable"] = name
+		}
+		if stand, ok := replaceableStandIns[t.ReplaceableID]; ok && tx.Path == "" {
+			// The game paints these at run time (player colours); the first player's texture,
+			// where the tree has it, is the conventional stand-in.
+			tx.Path, tx.Guess = stand, true
 		}
 		b.s.Textures = append(b.s.Textures, tx)
 	}

@@ -1,0 +1,218 @@
+package elem
+
+import "math"
+
+// Fast paths for the long lists (positions, normals, UVs, faces, blend weights, keys): a list
+// line is read in one pass straight from the input. A line the fast path does not recognise is
+// left unconsumed for the general reader, which also produces the error messages.
+
+// delim marks the bytes that end a number on a list line.
+var delim = [256]bool{':': true, ',': true, '"': true, ' ': true, '\t': true, '\r': true, '\n': true}
+
+// number parses the number starting at data[i], returning it and the index after it. Short
+// decimals are converted in the same pass (exactly as parseFloat32 converts them); anything else
+// is delimited and handed to parseFloat32.
+func number(data []byte, i int) (float32, int, bool) {
+	j := i
+	neg := false
+	if j < len(data) && (data[j] == '-' || data[j] == '+') {
+		neg = data[j] == '-'
+		j++
+	}
+	var mant uint64
+	nd, exp, digits := 0, 0, 0
+	for ; j < len(data); j++ {
+		c := data[j] - '0'
+		if c > 9 {
+			break
+		}
+		if nd > 0 || c != 0 {
+			mant = mant*10 + uint64(c)
+			nd++
+		}
+		digits++
+	}
+	if j < len(data) && data[j] == '.' {
+		for j++; j < len(data); j++ {
+			c := data[j] - '0'
+			if c > 9 {
+				break
+			}
+			if nd > 0 || c != 0 {
+				mant = mant*10 + uint64(c)
+				nd++
+			}
+			exp--
+			digits++
+		}
+	}
+	if digits == 0 || nd > 15 || exp < -22 || j < len(data) && !delim[data[j]] {
+		return slowNumber(data, i)
+	}
+	if mant == 0 {
+		if neg {
+			return float32(math.Copysign(0, -1)), j, true
+		}
+		return 0, j, true
+	}
+	f := float64(mant) / pow10[-exp]
+	if f < 0x1p-126 || math.Float64bits(f)&(1<<29-1) == 1<<28 {
+		return slowNumber(data, i)
+	}
+	if neg {
+		f = -f
+	}
+	return float32(f), j, true
+}
+
+func slowNumber(data []byte, i int) (float32, int, bool) {
+	j := i
+	for j < len(data) && !delim[data[j]] {
+		j++
+	}
+	v, ok := parseFloat32(data[i:j])
+	return v, j, ok
+}
+
+// lineStart skips the blanks that start a line (and an opening quote when quoted is true).
+func lineStart(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// lineEnd checks that only blanks remain on the line at i and returns the start of the next one.
+func lineEnd(data []byte, i int) (int, bool) {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r') {
+		i++
+	}
+	if i == len(data) {
+		return i, true
+	}
+	if data[i] != '\n' {
+		return 0, false
+	}
+	return i + 1, true
+}
+
+// fastFloats reads the next line as exactly len(dst) ':'-separated numbers, optionally quoted.
+func (p *parser) fastFloats(dst []float32) bool {
+	data := p.data
+	i := lineStart(data, p.pos)
+	quoted := i < len(data) && data[i] == '"'
+	if quoted {
+		i++
+	}
+	for k := range dst {
+		if k > 0 {
+			if i >= len(data) || data[i] != ':' {
+				return false
+			}
+			i++
+		}
+		v, j, ok := number(data, i)
+		if !ok {
+			return false
+		}
+		dst[k], i = v, j
+	}
+	if quoted {
+		if i >= len(data) || data[i] != '"' {
+			return false
+		}
+		i++
+	}
+	next, ok := lineEnd(data, i)
+	if !ok || next-p.pos > maxLine {
+		return false
+	}
+	p.pos = next
+	p.lineNo++
+	return true
+}
+
+// fastFace reads the next line as "3,i:j:k", optionally quoted.
+func (p *parser) fastFace(f *[3]uint32) bool {
+	data := p.data
+	i := lineStart(data, p.pos)
+	quoted := i < len(data) && data[i] == '"'
+	if quoted {
+		i++
+	}
+	if i+2 > len(data) || data[i] != '3' || data[i+1] != ',' {
+		return false
+	}
+	i += 2
+	for k := 0; k < 3; k++ {
+		if k > 0 {
+			if i >= len(data) || data[i] != ':' {
+				return false
+			}
+			i++
+		}
+		v, j, ok := uintAt(data, i)
+		if !ok {
+			return false
+		}
+		f[k], i = v, j
+	}
+	if quoted {
+		if i >= len(data) || data[i] != '"' {
+			return false
+		}
+		i++
+	}
+	next, ok := lineEnd(data, i)
+	if !ok || next-p.pos > maxLine {
+		return false
+	}
+	p.pos = next
+	p.lineNo++
+	return true
+}
+
+// fastBlend reads the next line as "vertex,weight", bare or quoted.
+func (p *parser) fastBlend() (uint32, float32, bool) {
+	data := p.data
+	i := lineStart(data, p.pos)
+	quoted := i < len(data) && data[i] == '"'
+	if quoted {
+		i++
+	}
+	v, i, ok := uintAt(data, i)
+	if !ok || i >= len(data) || data[i] != ',' {
+		return 0, 0, false
+	}
+	w, i, ok := number(data, i+1)
+	if !ok {
+		return 0, 0, false
+	}
+	if quoted {
+		if i >= len(data) || data[i] != '"' {
+			return 0, 0, false
+		}
+		i++
+	}
+	next, ok := lineEnd(data, i)
+	if !ok || next-p.pos > maxLine {
+		return 0, 0, false
+	}
+	p.pos = next
+	p.lineNo++
+	return v, w, true
+}
+
+// uintAt parses up to 9 decimal digits at data[i].
+func uintAt(data []byte, i int) (uint32, int, bool) {
+	var v uint32
+	j := i
+	for j < len(data) && j-i < 9 && data[j] >= '0' && data[j] <= '9' {
+		v = v*10 + uint32(data[j]-'0')
+		j++
+	}
+	if j == i || j < len(data) && data[j] >= '0' && data[j] <= '9' {
+		return 0, 0, false
+	}
+	return v, j, true
+}

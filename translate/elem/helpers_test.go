@@ -1,0 +1,41 @@
+package elem
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// fixtures lists the hand-written .elem files in testdata.
+var fixtures = []string{"cube.elem", "skinned.elem", "multimat.elem", "animated.elem"}
+
+// source opens name under testdata as the mount would: with a confined opener and lister.
+func source(t testing.TB, name string) translate.Source {
+	t.Helper()
+	r, err := os.OpenRoot("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	data, err := translate.ReadFileIn(r, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return translate.Source{Name: filepath.ToSlash(name), Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}
+}
+
+// decode runs the registered pipeline (sniff, decode, validate) on a fixture.
+func decode(t testing.TB, name string) *scene.Scene {
+	t.Helper()
+	s, f, err := translate.Decode(source(t, name))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if f.Name != FormatName {
+		t.Fatalf("%s sniffed as %s", name, f.Name)
+	}
+	return s
+}

@@ -1,0 +1,135 @@
+package translate
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// textureExts are the image extensions tried, in order, when a texture's named file is absent:
+// games rename between BLP, TGA and JPEG freely (a model naming x.tga may ship x.jpg).
+var textureExts = []string{".blp", ".tga", ".png", ".jpg", ".jpeg", ".dds"}
+
+// ResolveTexture finds the file a model's texture reference names, the way the games do: the
+// reference is taken relative to the root of the tree first (MPQ paths like
+// Textures\SmileyGW.blp), then to the model's folder, then to the folders beside it (Meteor
+// Blade keeps textures in a texture folder next to pmodel); each with the named extension first,
+// then the other image extensions. Matching ignores case and accepts backslashes. It returns the
+// file's path relative to the root, or "" with a reason when nothing matches or the reference
+// tries to leave the root (absolute paths and ".." are refused).
+func (src Source) ResolveTexture(ref string) (resolved, reason string) {
+	if ref == "" {
+		return "", "empty texture path"
+	}
+	clean := strings.ReplaceAll(strings.TrimSpace(ref), "\\", "/")
+	if path.IsAbs(clean) || (len(clean) > 1 && clean[1] == ':') {
+		return "", "absolute texture path refused: " + ref
+	}
+	clean = path.Clean(clean)
+	if clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(clean, "/../") {
+		return "", "texture path leaving the root refused: " + ref
+	}
+	if src.List == nil {
+		return "", "no directory access to look for " + ref
+	}
+	modelDir := path.Dir(src.Name)
+	base := path.Base(clean)
+	var candidates []string
+	add := func(p string) {
+		p = path.Clean(p)
+		if p != ".." && !strings.HasPrefix(p, "../") && !slices.Contains(candidates, p) {
+			candidates = append(candidates, p)
+		}
+	}
+	add(clean)
+	add(path.Join(modelDir, clean))
+	add(path.Join(modelDir, base))
+	if parent := path.Dir(modelDir); modelDir != "." {
+		if siblings, err := src.List(parent); err == nil {
+			for _, sib := range siblings {
+				add(path.Join(parent, sib, base))
+			}
+		}
+	}
+	for _, c := range candidates {
+		if found, ok := src.findImage(c); ok {
+			return found, ""
+		}
+	}
+	return "", "texture not found: " + ref
+}
+
+// findImage looks for p, then p with each other image extension, ignoring case.
+func (src Source) findImage(p string) (string, bool) {
+	if found, ok := src.FindFold(p); ok {
+		return found, true
+	}
+	stem := strings.TrimSuffix(p, path.Ext(p))
+	for _, ext := range textureExts {
+		if strings.EqualFold(ext, path.Ext(p)) {
+			continue
+		}
+		if found, ok := src.FindFold(stem + ext); ok {
+			return found, true
+		}
+	}
+	return "", false
+}
+
+// resolveTextures fills in Resolved for every texture of s that names a file, and records in the
+// scene's warnings the references that could not be resolved.
+func resolveTextures(src Source, s *scene.Scene) {
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.Path == "" || t.Resolved != "" {
+			continue
+		}
+		found, reason := src.ResolveTexture(t.Path)
+		if found == "" {
+			if !t.Guess { // a missing stand-in is expected, not a fault of the model
+				s.Warnings = append(s.Warnings, "texture "+quote(t.Path)+": "+reason)
+			}
+			continue
+		}
+		t.Resolved = found
+	}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// SkinGuess picks the texture a runtime skin slot most likely shows (World of Warcraft creature
+// skins: the game chooses the file from its database, the model names none): among the .blp
+// files in the model's own folder that no texture path of the model names, the only one, or the
+// one whose name shares the longest prefix with the model's (ties: the first by name). It
+// returns the file relative to the root, or "" when there is none.
+func (src Source) SkinGuess(named []string) string {
+	if src.List == nil {
+		return ""
+	}
+	dir := path.Dir(src.Name)
+	entries, err := src.List(dir)
+	if err != nil {
+		return ""
+	}
+	stem := strings.ToLower(strings.TrimSuffix(path.Base(src.Name), path.Ext(src.Name)))
+	best, bestLen := "", -1
+	for _, e := range entries {
+		if !strings.EqualFold(path.Ext(e), ".blp") {
+			continue
+		}
+		full := path.Join(dir, e)
+		if slices.ContainsFunc(named, func(n string) bool { return strings.EqualFold(n, full) }) {
+			continue
+		}
+		n, l := strings.ToLower(e), 0
+		for l < len(n) && l < len(stem) && n[l] == stem[l] {
+			l++
+		}
+		if l > bestLen { // entries are sorted, so the first of equals wins
+			best, bestLen = full, l
+		}
+	}
+	return best
+}

@@ -1,0 +1,132 @@
+package blp
+
+import (
+	"encoding/binary"
+	"image"
+)
+
+// expand565 returns the 8-bit R, G, B of a 5:6:5 colour, replicating the high bits into the low
+// ones so that 0 maps to 0 and the maximum to 255.
+func expand565(c uint16) [3]uint8 {
+	r, g, b := uint8(c>>11&31), uint8(c>>5&63), uint8(c&31)
+	return [3]uint8{r<<3 | r>>2, g<<2 | g>>4, b<<3 | b>>2}
+}
+
+// colorBlock decodes the 8-byte colour half of a DXT block into the four RGBA palette entries
+// and the 32 bits of indices. In DXT1's three-colour mode (c0 ≤ c1) index 3 is black, transparent
+// when transparent is set.
+func colorBlock(b []byte, dxt1, transparent bool) (pal [4][4]uint8, bits uint32) {
+	c0, c1 := binary.LittleEndian.Uint16(b), binary.LittleEndian.Uint16(b[2:])
+	e0, e1 := expand565(c0), expand565(c1)
+	for k := range 3 {
+		a, z := uint16(e0[k]), uint16(e1[k])
+		pal[0][k], pal[1][k] = e0[k], e1[k]
+		if c0 > c1 || !dxt1 {
+			pal[2][k] = uint8((2*a + z + 1) / 3)
+			pal[3][k] = uint8((a + 2*z + 1) / 3)
+		} else {
+			pal[2][k] = uint8((a + z + 1) / 2)
+		}
+	}
+	pal[0][3], pal[1][3], pal[2][3], pal[3][3] = 255, 255, 255, 255
+	if dxt1 && c0 <= c1 && transparent {
+		pal[3][3] = 0
+	}
+	return pal, binary.LittleEndian.Uint32(b[4:])
+}
+
+// decodeDXT1 fills img from 8-byte DXT1 blocks; with alpha, index 3 of a three-colour block is
+// transparent black.
+func decodeDXT1(img *image.NRGBA, src []byte, alpha bool) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	stride, pix := img.Stride, img.Pix
+	k := 0
+	for by := 0; by < h; by += 4 {
+		for bx := 0; bx < w; bx += 4 {
+			pal, bits := colorBlock(src[k:k+8:k+8], true, alpha)
+			k += 8
+			var blk [16][4]uint8
+			for i := range blk {
+				blk[i] = pal[bits>>(2*uint(i))&3]
+			}
+			putBlock(pix, stride, w, h, bx, by, &blk)
+		}
+	}
+}
+
+// decodeDXT3 fills img from 16-byte DXT3 blocks: 4-bit explicit alpha, then a colour block.
+func decodeDXT3(img *image.NRGBA, src []byte, alpha bool) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	stride, pix := img.Stride, img.Pix
+	k := 0
+	for by := 0; by < h; by += 4 {
+		for bx := 0; bx < w; bx += 4 {
+			a := binary.LittleEndian.Uint64(src[k:])
+			pal, bits := colorBlock(src[k+8:k+16:k+16], false, false)
+			k += 16
+			var blk [16][4]uint8
+			for i := range blk {
+				blk[i] = pal[bits>>(2*uint(i))&3]
+				if alpha {
+					blk[i][3] = uint8(a>>(4*uint(i))&15) * 17
+				}
+			}
+			putBlock(pix, stride, w, h, bx, by, &blk)
+		}
+	}
+}
+
+// decodeDXT5 fills img from 16-byte DXT5 blocks: two alpha end points with 3-bit indices, then a
+// colour block.
+func decodeDXT5(img *image.NRGBA, src []byte, alpha bool) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	stride, pix := img.Stride, img.Pix
+	k := 0
+	for by := 0; by < h; by += 4 {
+		for bx := 0; bx < w; bx += 4 {
+			b := src[k : k+16 : k+16]
+			k += 16
+			ap := alphaPalette(b[0], b[1])
+			ai := uint64(b[2]) | uint64(b[3])<<8 | uint64(b[4])<<16 | uint64(b[5])<<24 | uint64(b[6])<<32 | uint64(b[7])<<40
+			pal, bits := colorBlock(b[8:], false, false)
+			var blk [16][4]uint8
+			for i := range blk {
+				blk[i] = pal[bits>>(2*uint(i))&3]
+				if alpha {
+					blk[i][3] = ap[ai>>(3*uint(i))&7]
+				}
+			}
+			putBlock(pix, stride, w, h, bx, by, &blk)
+		}
+	}
+}
+
+// alphaPalette returns the eight alpha values of a DXT5 block with end points a0 and a1.
+func alphaPalette(a0, a1 uint8) [8]uint8 {
+	p := [8]uint8{a0, a1}
+	x, y := uint16(a0), uint16(a1)
+	if a0 > a1 {
+		for i := uint16(1); i <= 6; i++ {
+			p[i+1] = uint8(((7-i)*x + i*y + 3) / 7)
+		}
+	} else {
+		for i := uint16(1); i <= 4; i++ {
+			p[i+1] = uint8(((5-i)*x + i*y + 2) / 5)
+		}
+		p[6], p[7] = 0, 255
+	}
+	return p
+}
+
+// putBlock writes the visible pixels of the 4×4 block blk (row-major) whose top-left corner is
+// (bx, by), clipping at the image's right and bottom edges.
+func putBlock(pix []byte, stride, w, h, bx, by int, blk *[16][4]uint8) {
+	rows, cols := min(4, h-by), min(4, w-bx)
+	for y := range rows {
+		o := (by+y)*stride + 4*bx
+		row := pix[o : o+4*cols : o+4*cols]
+		for x := range cols {
+			copy(row[4*x:4*x+4], blk[4*y+x][:])
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package blp_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/texture/blp"
+	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+)
+
+// corpusSeeds returns the corpus's BLP files when the corpus is there, and nothing otherwise
+// (the fuzz target must run its generated seeds everywhere).
+func corpusSeeds(f *testing.F) [][]byte {
+	dir := filepath.Join(corpus.RepoRoot(f), "..", "shared", "corpus")
+	var out [][]byte
+	for _, p := range []string{"wc3/Textures/SmileyGW.blp", "wow/Creature/Rabbit/RabbitSkin.blp", "blp/format_dxt1a.blp", "blp/format_pala8.blp"} {
+		if b, err := os.ReadFile(filepath.Join(dir, p)); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, v := range variants() {
+		f.Add(v.file)
+	}
+	for _, c := range dxtCases() {
+		f.Add(texfix.BLPDXT(c.w, c.h, c.depth, c.encode, c.blocks))
+	}
+	for _, b := range corpusSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		img, err := blp.Decode("fuzz.blp", data)
+		if err != nil {
+			var fe *translate.FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %T %v is not a FormatError", err, err)
+			}
+			return
+		}
+		h, err := blp.DecodeHeader("fuzz.blp", data)
+		if err != nil {
+			t.Fatalf("Decode succeeded where DecodeHeader fails: %v", err)
+		}
+		if b := img.Bounds(); h.Encoding != blp.JPEG && (b.Dx() != h.Width || b.Dy() != h.Height) {
+			t.Fatalf("image %v for a %d×%d header", b, h.Width, h.Height)
+		}
+	})
+}

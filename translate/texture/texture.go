@@ -1,0 +1,94 @@
+// Package texture decodes the textures that game models name — BLP1, BLP2 and TGA — and encodes
+// them as PNG, the format glTF viewers and Blender read.
+//
+// Decode picks a codec by content (the "BLP1"/"BLP2" magic) or, for TGA, which has no magic, by
+// the ".tga" extension plus the checks of its header; the codecs live in the sub-packages blp and
+// tga, in the style of Go's image packages. Every decoding error is a *translate.FormatError, and
+// sizes beyond MaxPixels are refused (wrapping translate.ErrTooLarge) before anything large is
+// allocated. Only mip level 0 is decoded.
+package texture
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"path"
+	"strings"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/texture/blp"
+	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
+	"github.com/modelfs/modelfs/translate/texture/tga"
+)
+
+// MaxPixels is the largest width×height Decode accepts.
+const MaxPixels = texerr.MaxPixels
+
+// MaxSide is the largest width or height Decode accepts.
+const MaxSide = texerr.MaxSide
+
+// FormatName is the format named in errors for data no codec recognises.
+const FormatName = "texture"
+
+// Extensions returns the file extensions (lower case, with the dot) whose files Decode reads.
+func Extensions() []string { return []string{".blp", ".tga"} }
+
+// Handles reports whether name has one of the extensions Decode reads, ignoring case.
+func Handles(name string) bool {
+	ext := strings.ToLower(path.Ext(strings.ReplaceAll(name, `\`, "/")))
+	for _, e := range Extensions() {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Format returns the codec that Decode would use for data named name: "blp", "tga", or "" when
+// none applies.
+func Format(name string, data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte("BLP1")) || bytes.HasPrefix(data, []byte("BLP2")):
+		return blp.FormatName
+	case strings.EqualFold(path.Ext(strings.ReplaceAll(name, `\`, "/")), ".blp"):
+		return blp.FormatName // to report what is wrong with it
+	case strings.EqualFold(path.Ext(strings.ReplaceAll(name, `\`, "/")), ".tga") || hasTGAFooter(data):
+		return tga.FormatName
+	}
+	return ""
+}
+
+// hasTGAFooter reports whether data ends with the TGA 2.0 footer signature.
+func hasTGAFooter(data []byte) bool {
+	return bytes.HasSuffix(data, []byte("TRUEVISION-XFILE.\x00"))
+}
+
+// Decode decodes the texture data, named name (its extension matters for TGA, which has no
+// magic number), to an image: *image.NRGBA, or *image.Gray for 8-bit greyscale TGA.
+func Decode(name string, data []byte) (img image.Image, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			img, err = nil, &translate.InternalError{File: name, Stage: "decode", Panic: p}
+		}
+	}()
+	switch Format(name, data) {
+	case blp.FormatName:
+		return blp.Decode(name, data)
+	case tga.FormatName:
+		return tga.Decode(name, data)
+	}
+	return nil, texerr.Wrap(FormatName, name, 0, translate.ErrUnknownFormat, "not a BLP or TGA texture")
+}
+
+// pngEncoder is shared: png.Encoder is safe for concurrent use when BufferPool is nil.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
+
+// EncodePNG encodes img as PNG, deterministically: the same image gives the same bytes. An
+// NRGBA image whose pixels are all opaque is written without an alpha channel.
+func EncodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := pngEncoder.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
