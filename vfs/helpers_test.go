@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -134,11 +135,14 @@ func writeFile(t *testing.T, dst string, data []byte) {
 	}
 }
 
-// sampleTree copies the sample models into a fresh directory and returns it.
+// sampleTextures are the textures of testdata/sample the sample models use.
+var sampleTextures = []string{"Textures/Crate.blp", "Textures/Swinger.tga", "ReplaceableTextures/TeamColor/TeamColor00.blp"}
+
+// sampleTree copies the sample models and their textures into a fresh directory and returns it.
 func sampleTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, m := range sampleModels {
+	for _, m := range append(slices.Clone(sampleModels), sampleTextures...) {
 		copyFile(t, filepath.Join(sampleDir(t), m), filepath.Join(dir, m))
 	}
 	return dir

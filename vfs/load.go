@@ -134,6 +134,10 @@ func (f *fsys) logFailure(k *modelKey, format string, err error) {
 	}
 	f.mu.Unlock()
 	if !done {
-		f.opt.Logger.Warn("model failed to translate", "path", k.src, "format", format, "err", err)
+		msg := "model failed to translate"
+		if format == "texture" {
+			msg = "texture failed to decode"
+		}
+		f.opt.Logger.Warn(msg, "path", k.src, "format", format, "err", err)
 	}
 }
