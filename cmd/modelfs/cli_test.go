@@ -119,3 +119,21 @@ func TestInfo(t *testing.T) {
 		}
 	}
 }
+
+func TestConvertTexture(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "Crate.blp.png")
+	if code, _, errs := runCLI(t, "convert", filepath.Join(sample, "Textures/Crate.blp"), "-o", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil || !bytes.HasPrefix(got, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Fatalf("not a PNG (%v)", err)
+	}
+	bad := filepath.Join(t.TempDir(), "Bad.blp")
+	if err := os.WriteFile(bad, []byte("BLP2junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, "convert", bad, "-o", out+".2.png"); code != exitFailure || !strings.Contains(errs, "Bad.blp") {
+		t.Fatalf("exit %d, stderr %q; want a one-line failure naming the file", code, errs)
+	}
+}
