@@ -64,6 +64,7 @@ func Decode(src Source) (s *scene.Scene, f *Format, err error) {
 			s, err = nil, &InternalError{File: src.Name, Stage: "decode", Panic: r}
 		}
 	}()
+	src.List = memoList(src.List)
 	s, err = f.Decode(src)
 	if err != nil {
 		return nil, f, err
@@ -75,6 +76,27 @@ func Decode(src Source) (s *scene.Scene, f *Format, err error) {
 		return nil, f, &FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
 	}
 	return s, f, nil
+}
+
+// memoList wraps a ListFunc so that each directory is listed at most once per translation:
+// companion and texture lookups ask for the same folders many times.
+func memoList(list ListFunc) ListFunc {
+	if list == nil {
+		return nil
+	}
+	type result struct {
+		names []string
+		err   error
+	}
+	seen := make(map[string]result)
+	return func(dir string) ([]string, error) {
+		if r, ok := seen[dir]; ok {
+			return r.names, r.err
+		}
+		names, err := list(dir)
+		seen[dir] = result{names, err}
+		return names, err
+	}
 }
 
 // Encode serialises a validated scene as kind.

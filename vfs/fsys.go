@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
@@ -34,7 +35,20 @@ type fsys struct {
 	mu         sync.Mutex
 	companions map[string][]string // source path → companion names its last translation read
 	logged     map[string]struct{} // failed model identities already logged
+	keys       map[string]keyMemo  // source path → its key, recently computed
 }
+
+// keyMemo is a model key and when it was computed. A directory listing looks up every virtual
+// file of a model (five or more) within a few milliseconds; computing the key once for all of
+// them saves a stat of the source and of each companion per file. A key is reused for at most
+// the attribute timeout, the time the kernel itself may go on showing old attributes.
+type keyMemo struct {
+	k  *modelKey
+	at time.Time
+}
+
+// maxKeyMemos bounds the key memo; when full it starts over.
+const maxKeyMemos = 65536
 
 func newFsys(root *os.Root, opt Options) *fsys {
 	f := &fsys{
@@ -44,6 +58,7 @@ func newFsys(root *os.Root, opt Options) *fsys {
 		cache:      cache.New(cache.Options{MaxBytes: opt.CacheBytes, MaxParallel: opt.MaxParallel}),
 		companions: make(map[string][]string),
 		logged:     make(map[string]struct{}),
+		keys:       make(map[string]keyMemo),
 	}
 	for _, k := range opt.Kinds {
 		f.kinds["."+string(k)] = k
@@ -163,6 +178,29 @@ func buildModel(src string, id identity, comps []companion) string {
 // Stat of each companion its last translation read). A source that is missing or not a regular
 // file has no virtual files.
 func (f *fsys) modelKeyOf(src string) (*modelKey, error) {
+	ttl := min(f.opt.AttrTimeout, time.Second)
+	if ttl > 0 {
+		f.mu.Lock()
+		m, ok := f.keys[src]
+		f.mu.Unlock()
+		if ok && time.Since(m.at) < ttl {
+			return m.k, nil
+		}
+	}
+	k, err := f.computeKey(src)
+	if err == nil && ttl > 0 {
+		f.mu.Lock()
+		if len(f.keys) >= maxKeyMemos {
+			clear(f.keys)
+		}
+		f.keys[src] = keyMemo{k, time.Now()}
+		f.mu.Unlock()
+	}
+	return k, err
+}
+
+// computeKey stats the source and its companions and builds the model's current key.
+func (f *fsys) computeKey(src string) (*modelKey, error) {
 	fi, err := f.root.Lstat(src)
 	if err != nil {
 		return nil, err
@@ -232,6 +270,7 @@ func (f *fsys) remember(k *modelKey, kind translate.Kind, comps []companion, dat
 	f.mu.Lock()
 	same := slices.Equal(f.companions[k.src], names)
 	if !same {
+		delete(f.keys, k.src) // the key now names other companions
 		if len(names) == 0 {
 			delete(f.companions, k.src)
 		} else {
@@ -245,5 +284,6 @@ func (f *fsys) remember(k *modelKey, kind translate.Kind, comps []companion, dat
 	next := string(kind) + "\x00" + buildModel(k.src, identityOf(k.info), comps)
 	if next != k.key(kind) {
 		f.cache.Get(context.Background(), next, func() ([]byte, error) { return data, err })
+		f.cache.Remove(k.key(kind)) // nothing will ask for the old key again: don't let it hold budget
 	}
 }

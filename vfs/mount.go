@@ -62,14 +62,17 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 	}
 	neg := opt.NegativeTimeout
 	mo := fuse.MountOptions{
-		FsName:             "modelfs:" + absSrc,
-		Name:               "modelfs",
-		AllowOther:         opt.AllowOther,
-		Options:            []string{"ro", "default_permissions"},
-		DisableReadDirPlus: true, // a listing must never look names up, let alone translate
-		DirectMountFlags:   syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV,
-		Debug:              opt.Debug,
-		Logger:             log.New(&slogWriter{opt.Logger}, "", 0),
+		FsName:     "modelfs:" + absSrc,
+		Name:       "modelfs",
+		AllowOther: opt.AllowOther,
+		Options:    []string{"ro", "default_permissions"},
+		// READDIRPLUS stays on: the kernel then gets each entry's attributes with the listing
+		// (one round trip per batch instead of one per entry for `ls -l`). Lookup never
+		// translates; a virtual file whose size is not cached yet is answered with attribute
+		// timeout 0, so its size is asked for (and computed) only when someone stats it.
+		DirectMountFlags: syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV,
+		Debug:            opt.Debug,
+		Logger:           log.New(&slogWriter{opt.Logger}, "", 0),
 	}
 	fo := &gofs.Options{
 		MountOptions:    mo,

@@ -116,6 +116,17 @@ func (n *node) Setxattr(context.Context, string, []byte, uint32) syscall.Errno {
 // Removexattr refuses to remove extended attributes.
 func (n *node) Removexattr(context.Context, string) syscall.Errno { return toErrno(errReadOnly) }
 
+// Getxattr answers ENOSYS: the mount has no extended attributes, and the kernel remembers that
+// answer for the whole mount instead of asking again for every file (`ls -l` asks for each).
+func (n *node) Getxattr(context.Context, string, []byte) (uint32, syscall.Errno) {
+	return 0, syscall.ENOSYS
+}
+
+// Listxattr answers ENOSYS, for the same reason as Getxattr.
+func (n *node) Listxattr(context.Context, []byte) (uint32, syscall.Errno) {
+	return 0, syscall.ENOSYS
+}
+
 // Create refuses to create files.
 func (n *node) Create(context.Context, string, uint32, uint32, *fuse.EntryOut) (*gofs.Inode, gofs.FileHandle, uint32, syscall.Errno) {
 	return nil, nil, 0, toErrno(errReadOnly)

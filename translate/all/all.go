@@ -3,6 +3,7 @@ package all
 
 import (
 	_ "github.com/modelfs/modelfs/translate/elem"    // Elfreina extension models (.elem)
+	_ "github.com/modelfs/modelfs/translate/m2"      // World of Warcraft models (.m2, MD20)
 	_ "github.com/modelfs/modelfs/translate/meteor"  // Meteor Blade characters (.skc)
 	_ "github.com/modelfs/modelfs/translate/texture" // BLP and TGA textures, offered as PNG
 	_ "github.com/modelfs/modelfs/translate/wc3/mdl" // Warcraft III text models

@@ -1,0 +1,211 @@
+package m2
+
+import (
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// interpName names an M2 interpolation type. 2 and 3 are the spline types; sources disagree on
+// which is Bezier and which Hermite (this follows the wowdev wiki: 2 Bezier, 3 Hermite).
+func interpName(i uint16) string {
+	switch i {
+	case 0:
+		return "none"
+	case 1:
+		return "linear"
+	case 2:
+		return "bezier"
+	case 3:
+		return "hermite"
+	}
+	return "unknown"
+}
+
+// trackInfo summarises a track for the metadata: interpolation, global sequence, the number of
+// keys in each sequence (or on the timeline) and the value when every key holds the same one.
+func trackInfo(t *Track) scene.Extras {
+	x := scene.Extras{"interpolation": interpName(t.Interp), "globalSequence": t.GlobalSeq}
+	keys := make([]int, len(t.Keys))
+	total := 0
+	for i := range t.Keys {
+		keys[i] = len(t.Keys[i].Times)
+		total += keys[i]
+	}
+	x["keys"] = total
+	if len(t.Keys) > 1 {
+		x["keysPerSequence"] = keys
+	}
+	if v, ok := constant(t); ok {
+		x["value"] = v
+	}
+	return x
+}
+
+// keyTimes lists the times of a track's keys, per sequence (for events).
+func keyTimes(t *Track) [][]uint32 {
+	out := make([][]uint32, len(t.Keys))
+	for i := range t.Keys {
+		out[i] = t.Keys[i].Times
+		if out[i] == nil {
+			out[i] = []uint32{}
+		}
+	}
+	return out
+}
+
+// extras records everything glTF has no place for.
+func (b *builder) extras() {
+	m := b.m
+	ex := b.s.Extras
+	bounds := func(bb Bounds) scene.Extras {
+		return scene.Extras{"min": bb.Min, "max": bb.Max, "radius": bb.Radius}
+	}
+	ex["model"] = scene.Extras{
+		"name": m.Name, "version": m.Version, "layout": m.Layout.Name, "flags": flagNames(m.Flags, modelFlagNames),
+		"bounds": bounds(m.Bounds), "boundsAxes": "source (Z-up)", "loopingNote": loopingNote,
+	}
+	if len(m.CollisionIndices) > 0 || len(m.CollisionPositions) > 0 {
+		ex["collision"] = scene.Extras{
+			"bounds": bounds(m.Collision), "triangles": len(m.CollisionIndices) / 3,
+			"vertices": len(m.CollisionPositions), "normals": len(m.CollisionNormals),
+		}
+	}
+	if len(m.GlobalSequences) > 0 {
+		ex["globalSequences"] = m.GlobalSequences
+		ex["globalSequenceNote"] = GlobalSequenceNote
+	}
+	prof := scene.Extras{"count": m.SkinProfiles, "used": m.ViewIndex}
+	if m.View == nil {
+		prof["used"] = nil
+	}
+	if !m.Layout.Legacy {
+		var files []scene.Extras
+		for _, f := range m.SkinFiles {
+			files = append(files, scene.Extras{"name": f.Name, "read": f.Present})
+		}
+		prof["files"] = files
+		prof["file"] = m.SkinFile
+		prof["note"] = "only the profile used and those tried before it are read; read: false means not read, not necessarily missing"
+	}
+	if v := m.View; v != nil {
+		prof["vertices"], prof["triangles"], prof["submeshes"], prof["textureUnits"] = len(v.Vertices), len(v.Indices)/3, len(v.Submeshes), len(v.Units)
+		prof["boneCountMax"] = v.BoneCountMax
+		if v.ShadowBatches > 0 {
+			prof["shadowBatches"] = v.ShadowBatches
+		}
+	}
+	ex["skinProfiles"] = prof
+	var missing []string
+	for _, q := range m.Sequences {
+		if q.AnimMissing {
+			missing = append(missing, q.AnimFile)
+		}
+	}
+	if len(missing) > 0 {
+		ex["missingAnimFiles"] = missing
+	}
+	put := func(key string, n int, v any) {
+		if n > 0 {
+			ex[key] = v
+		}
+	}
+	var slots []scene.Extras
+	for i, t := range m.Textures {
+		if t.Type != 0 {
+			slots = append(slots, scene.Extras{"texture": i, "type": t.Type, "slot": TextureTypeName(t.Type), "source": slotNote(t.Type)})
+		}
+	}
+	put("textureSlots", len(slots), slots)
+	put("textureReplace", len(m.TextureReplace), m.TextureReplace)
+	put("textureCombinerCombos", len(m.TextureCombos), m.TextureCombos)
+	var colors []scene.Extras
+	for i := range m.Colors {
+		colors = append(colors, scene.Extras{"color": trackInfo(&m.Colors[i].Color), "alpha": trackInfo(&m.Colors[i].Alpha)})
+	}
+	put("colors", len(colors), colors)
+	var weights []scene.Extras
+	for i := range m.TextureWeights {
+		weights = append(weights, trackInfo(&m.TextureWeights[i]))
+	}
+	put("textureWeights", len(weights), weights)
+	var transforms []scene.Extras
+	for i := range m.TextureTransforms {
+		t := &m.TextureTransforms[i]
+		transforms = append(transforms, scene.Extras{"translation": trackInfo(&t.Translation), "rotation": trackInfo(&t.Rotation), "scale": trackInfo(&t.Scale)})
+	}
+	put("textureTransforms", len(transforms), transforms)
+	var attachments []scene.Extras
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		attachments = append(attachments, scene.Extras{"id": a.ID, "name": attachmentName(a.ID), "bone": a.Bone, "node": b.nb + i,
+			"position": convPos(a.Pos), "animated": trackInfo(&a.Animated)})
+	}
+	put("attachments", len(attachments), attachments)
+	var events []scene.Extras
+	for i := range m.Events {
+		e := &m.Events[i]
+		events = append(events, scene.Extras{"id": e.Ident, "data": e.Data, "bone": e.Bone, "position": convPos(e.Pos),
+			"globalSequence": e.Enabled.GlobalSeq, "times": keyTimes(&e.Enabled)})
+	}
+	put("events", len(events), events)
+	var lights []scene.Extras
+	for i := range m.Lights {
+		l := &m.Lights[i]
+		kind := "point"
+		if l.Type == 0 {
+			kind = "directional"
+		}
+		lights = append(lights, scene.Extras{"type": l.Type, "kind": kind, "bone": l.Bone, "position": convPos(l.Pos),
+			"ambientColor": trackInfo(&l.AmbientColor), "ambientIntensity": trackInfo(&l.AmbientIntensity),
+			"diffuseColor": trackInfo(&l.DiffuseColor), "diffuseIntensity": trackInfo(&l.DiffuseIntensity),
+			"attenuationStart": trackInfo(&l.AttenuationStart), "attenuationEnd": trackInfo(&l.AttenuationEnd),
+			"visibility": trackInfo(&l.Visibility)})
+	}
+	put("lights", len(lights), lights)
+	var cameras []scene.Extras
+	for i := range m.Cameras {
+		c := &m.Cameras[i]
+		x := scene.Extras{"type": c.Type, "far": c.Far, "near": c.Near,
+			"position": convPos(c.PosBase), "target": convPos(c.TargetBase),
+			"positions": trackInfo(&c.Positions), "targets": trackInfo(&c.Targets), "roll": trackInfo(&c.Roll),
+			"splineNote": "position, target and roll keys are spline keys (value, in-tangent, out-tangent), in source axes"}
+		if c.HasFOVTrack {
+			x["fieldOfView"] = trackInfo(&c.FOVTrack)
+		} else {
+			x["fieldOfView"] = c.FOV
+		}
+		cameras = append(cameras, x)
+	}
+	put("cameras", len(cameras), cameras)
+	put("cameraLookup", len(m.CameraLookup), m.CameraLookup)
+	var ribbons []scene.Extras
+	for i := range m.Ribbons {
+		r := &m.Ribbons[i]
+		x := scene.Extras{"id": r.ID, "bone": r.Bone, "position": convPos(r.Pos), "textures": r.Textures, "materials": r.Materials,
+			"color": trackInfo(&r.Color), "alpha": trackInfo(&r.Alpha), "heightAbove": trackInfo(&r.HeightAbove),
+			"heightBelow": trackInfo(&r.HeightBelow), "edgesPerSecond": r.EdgesPerSecond, "edgeLifetime": r.EdgeLifetime,
+			"gravity": r.Gravity, "rows": r.Rows, "columns": r.Cols, "textureSlot": trackInfo(&r.TexSlot),
+			"visibility": trackInfo(&r.Visibility)}
+		if r.HasPriorityPlane {
+			x["priorityPlane"] = r.PriorityPlane
+		}
+		ribbons = append(ribbons, x)
+	}
+	put("ribbonEmitters", len(ribbons), ribbons)
+	var particles []scene.Extras
+	for i := range m.Particles {
+		e := &m.Particles[i]
+		particles = append(particles, scene.Extras{"id": e.ID, "flags": e.Flags, "bone": e.Bone, "position": convPos(e.Pos),
+			"texture": e.Texture, "model": e.Model, "childEmitter": e.ChildEmitter, "blend": e.Blend,
+			"emitterType": e.EmitterType, "colorIndex": e.ColorIndex, "particleType": e.ParticleType, "headOrTail": e.HeadOrTail,
+			"tileRotation": e.TileRotation, "rows": e.Rows, "columns": e.Cols,
+			"emissionSpeed": trackInfo(&e.EmissionSpeed), "speedVariation": trackInfo(&e.SpeedVariation),
+			"verticalRange": trackInfo(&e.VerticalRange), "horizontalRange": trackInfo(&e.HorizontalRange),
+			"gravity": trackInfo(&e.Gravity), "lifespan": trackInfo(&e.Lifespan), "emissionRate": trackInfo(&e.EmissionRate),
+			"emissionAreaLength": trackInfo(&e.EmissionAreaLen), "emissionAreaWidth": trackInfo(&e.EmissionAreaWidth),
+			"zSource": trackInfo(&e.ZSource), "enabled": trackInfo(&e.Enabled)})
+	}
+	put("particleEmitters", len(particles), particles)
+	if len(events)+len(lights)+len(cameras)+len(ribbons)+len(particles)+len(attachments) > 0 {
+		ex["objectNote"] = "positions of attachments, events, lights, cameras and emitters are in glTF axes (Y-up); bone numbers are node indices"
+	}
+}

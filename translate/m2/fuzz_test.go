@@ -1,0 +1,78 @@
+package m2_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/translate"
+)
+
+// FuzzDecode runs the whole pipeline on mutated models with a mutated skin and .anim file as
+// their companions: errors are fine, a panic (caught as an InternalError) or an encoder
+// failure on a scene that validated is a bug. Seeds: every fixture in every version, and the
+// corpus models when they are here.
+func FuzzDecode(f *testing.F) {
+	for _, fx := range fixtures(f) {
+		var skin, anim []byte
+		for n, b := range fx.files {
+			switch path.Ext(n) {
+			case ".skin":
+				skin = b
+			case ".anim":
+				anim = b
+			}
+		}
+		f.Add(fx.files[fx.model], skin, anim)
+	}
+	// The real files join the seeds when they are here; a fresh clone fuzzes from the fixtures.
+	root := filepath.Join(corpus.RepoRoot(f), "..", "shared", "corpus")
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".m2") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		skin, _ := os.ReadFile(strings.TrimSuffix(p, filepath.Ext(p)) + "00.skin")
+		f.Add(data, skin, []byte(nil))
+		return nil
+	})
+	f.Fuzz(func(t *testing.T, data, skin, anim []byte) {
+		open := func(name string) ([]byte, error) {
+			switch path.Ext(name) {
+			case ".skin":
+				return skin, nil
+			case ".anim":
+				return anim, nil
+			}
+			return nil, fs.ErrNotExist
+		}
+		start := time.Now()
+		defer func() {
+			if d := time.Since(start); d > 5*time.Second {
+				t.Fatalf("slow input: %v", d)
+			}
+		}()
+		s, _, err := translate.Decode(translate.Source{Name: "fuzz.m2", Data: data, Open: open})
+		var ie *translate.InternalError
+		if errors.As(err, &ie) {
+			t.Fatalf("decoder panicked: %v", err)
+		}
+		if err != nil {
+			return
+		}
+		for _, k := range translate.Kinds {
+			if _, err := translate.Encode(s, k, translate.EncodeOptions{MTLName: "fuzz.mtl"}); err != nil {
+				t.Fatalf("encode %s of a valid scene: %v", k, err)
+			}
+		}
+	})
+}

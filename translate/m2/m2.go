@@ -1,0 +1,98 @@
+package m2
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+func init() {
+	translate.Register(translate.Format{
+		Name:        Format,
+		Description: "World of Warcraft model (M2, versions 256–272)",
+		Exts:        []string{".m2"},
+		Match:       func(head []byte) bool { return bytes.HasPrefix(head, []byte("MD20")) },
+		Decode:      Decode,
+	})
+}
+
+// Decode decodes src with the default options.
+func Decode(src translate.Source) (*scene.Scene, error) {
+	return DecodeWith(src, Options{})
+}
+
+// DecodeWith decodes src: the .m2 with its skin profile and .anim files, opened through
+// src.Companion (so the mount records them and re-translates when they change).
+func DecodeWith(src translate.Source, opt Options) (*scene.Scene, error) {
+	var open OpenFunc
+	if src.Open != nil {
+		open = src.Companion
+	}
+	m, err := Read(src.Name, src.Data, open, opt)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Build(m, src.Name, opt)
+	if err != nil {
+		return nil, err
+	}
+	guessSkins(src, s)
+	return s, nil
+}
+
+// guessSkins gives each creature-skin slot (texture types 11–13), which the model leaves for
+// the game to fill from its database, the file beside the model it most likely shows
+// (translate.Source.SkinGuess), marked as a guess; slots after the first skip the files already
+// guessed.
+func guessSkins(src translate.Source, s *scene.Scene) {
+	var named []string
+	for _, t := range s.Textures {
+		if t.Path != "" {
+			named = append(named, strings.ReplaceAll(t.Path, "\\", "/"))
+		}
+	}
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.Path != "" || t.Replaceable < 11 || t.Replaceable > 13 {
+			continue
+		}
+		g := src.SkinGuess(named)
+		if g == "" {
+			continue
+		}
+		t.Path, t.Guess = g, true
+		t.Extras["guessNote"] = "the model names no file for this slot; this one beside the model is the likeliest"
+		named = append(named, g)
+	}
+}
+
+// ParseOptions reads decoder options given as name=value pairs (as a command line or mount
+// option would pass them): geosets=all|default, profile=N.
+func ParseOptions(kv map[string]string) (Options, error) {
+	var o Options
+	for k, v := range kv {
+		switch k {
+		case "geosets":
+			switch v {
+			case "all":
+				o.AllGeosets = true
+			case "default", "":
+			default:
+				return o, fmt.Errorf("m2 option geosets=%q: want all or default", v)
+			}
+		case "profile":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 99 {
+				return o, fmt.Errorf("m2 option profile=%q: want a number 0–99", v)
+			}
+			o.Profile = n
+		default:
+			return o, fmt.Errorf("unknown m2 option %q (known: geosets, profile)", k)
+		}
+	}
+	return o, nil
+}
