@@ -128,6 +128,6 @@ func loadImage(src Source, name string, embed bool) ([]byte, string, error) {
 // embeds them, loading their images). It is the one place outputs are made, for
 // `modelfs convert` and the mount alike.
 func Output(src Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]byte, error) {
-	LoadImages(src, s, kind == GLB)
+	LoadImages(src, s, kind == GLB || (kind == GLTF && opt.EmbedImages))
 	return Encode(s, kind, opt)
 }

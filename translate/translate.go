@@ -46,6 +46,8 @@ func KindOf(ext string) (Kind, bool) {
 type EncodeOptions struct {
 	// MTLName is the file name an OBJ's mtllib line refers to. Empty means no mtllib line.
 	MTLName string
+	// EmbedImages makes a .gltf carry its images in its buffer instead of referring to them.
+	EmbedImages bool
 }
 
 // Decode sniffs src, decodes it with the matching format and validates the scene. A panic in
@@ -108,7 +110,7 @@ func Encode(s *scene.Scene, kind Kind, opt EncodeOptions) (out []byte, err error
 	}()
 	switch kind {
 	case GLTF:
-		return gltfenc.Encode(s, gltfenc.Options{})
+		return gltfenc.Encode(s, gltfenc.Options{EmbedImages: opt.EmbedImages})
 	case GLB:
 		return gltfenc.Encode(s, gltfenc.Options{Binary: true})
 	case OBJ:

@@ -137,3 +137,34 @@ func TestConvertTexture(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want a one-line failure naming the file", code, errs)
 	}
 }
+
+func TestConvertWritesImages(t *testing.T) {
+	out := t.TempDir()
+	gltfPath := filepath.Join(out, "Units", "Crate.mdx.gltf")
+	if err := os.MkdirAll(filepath.Dir(gltfPath), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, "convert", "--root", sample, filepath.Join(sample, "Units/Crate.mdx"), "-o", gltfPath); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	doc, _ := os.ReadFile(gltfPath)
+	if !bytes.Contains(doc, []byte(`"uri":"../Textures/Crate.blp.png"`)) {
+		t.Fatalf("the .gltf does not refer to ../Textures/Crate.blp.png")
+	}
+	png, err := os.ReadFile(filepath.Join(out, "Textures", "Crate.blp.png"))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("image not written where the .gltf refers to it: %v", err)
+	}
+	// --embed-textures: a self-contained .gltf, nothing written beside it.
+	alone := filepath.Join(t.TempDir(), "Crate.mdx.gltf")
+	if code, _, errs := runCLI(t, "convert", "--embed-textures", "--root", sample, filepath.Join(sample, "Units/Crate.mdx"), "-o", alone); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	doc, _ = os.ReadFile(alone)
+	if bytes.Contains(doc, []byte(`Crate.blp.png"`)) || !bytes.Contains(doc, []byte(`"mimeType":"image/png"`)) {
+		t.Fatal("--embed-textures did not embed the image")
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(alone)); len(ents) != 1 {
+		t.Fatalf("--embed-textures wrote %d files", len(ents))
+	}
+}

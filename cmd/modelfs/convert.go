@@ -12,9 +12,10 @@ import (
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In   string `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
-	Out  string `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
-	Root string `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
+	In    string `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
+	Out   string `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
+	Root  string `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
+	Embed bool   `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
 }
 
 // openModel reads the model at in under root (default: its directory) and returns it as a
@@ -71,18 +72,70 @@ func (c *convertCmd) Run(e *env) error {
 		return err
 	}
 	mtl := strings.TrimSuffix(c.Out, filepath.Ext(c.Out)) + ".mtl"
-	if err := writeKind(src, s, kind, c.Out, filepath.Base(mtl)); err != nil {
+	if err := writeKind(src, s, kind, c.Out, filepath.Base(mtl), c.Embed); err != nil {
 		return err
 	}
 	if kind == translate.OBJ {
-		return writeKind(src, s, translate.MTL, mtl, "")
+		if err := writeKind(src, s, translate.MTL, mtl, "", false); err != nil {
+			return err
+		}
+	}
+	if kind == translate.OBJ || (kind == translate.GLTF && !c.Embed) {
+		return writeImages(src, root, s, c.Out)
 	}
 	return nil
 }
 
+// writeImages writes the images an output file refers to where it refers to them: at the path
+// of each image relative to the model's place in the tree, taken from the output's folder — a
+// PNG translation for BLP and TGA, a copy for PNG and JPEG — so the .gltf or .mtl finds them
+// just as it does in the mount.
+func writeImages(src translate.Source, root *os.Root, s *scene.Scene, out string) error {
+	for i := range s.Textures {
+		img := s.Textures[i].ImagePath()
+		if img == "" {
+			continue
+		}
+		rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(src.Name)), filepath.FromSlash(img))
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(filepath.Dir(out), rel)
+		resolved := s.Textures[i].Resolved
+		data, err := src.Open(resolved)
+		if err != nil {
+			return err
+		}
+		if img != resolved {
+			if data, err = translate.ConvertTexture(resolved, data); err != nil {
+				return err
+			}
+		} else if same(dst, root, resolved) {
+			continue // converting in place: the image is already there
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := writeAtomic(dst, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// same reports whether dst is the file name of the source tree itself.
+func same(dst string, root *os.Root, name string) bool {
+	a, err := os.Stat(dst)
+	if err != nil {
+		return false
+	}
+	b, err := root.Stat(name)
+	return err == nil && os.SameFile(a, b)
+}
+
 // writeKind makes the output of kind for s and writes it to path atomically.
-func writeKind(src translate.Source, s *scene.Scene, kind translate.Kind, path, mtlName string) error {
-	out, err := translate.Output(src, s, kind, translate.EncodeOptions{MTLName: mtlName})
+func writeKind(src translate.Source, s *scene.Scene, kind translate.Kind, path, mtlName string, embed bool) error {
+	out, err := translate.Output(src, s, kind, translate.EncodeOptions{MTLName: mtlName, EmbedImages: embed})
 	if err != nil {
 		return err
 	}

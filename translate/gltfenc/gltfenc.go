@@ -37,6 +37,9 @@ import (
 // Options select the container.
 type Options struct {
 	Binary bool // write .glb instead of .gltf
+	// EmbedImages puts the images of a .gltf into its buffer too, making it self-contained
+	// (a .glb always embeds them).
+	EmbedImages bool
 }
 
 // Generator is the asset.generator string of every document written.
@@ -518,7 +521,7 @@ func (e *encoder) texture(i, texCoord int) *gltf.TextureInfo {
 		return nil
 	}
 	img := &gltf.Image{Name: path.Base(t.Resolved)}
-	if e.opt.Binary {
+	if e.opt.Binary || e.opt.EmbedImages {
 		if len(t.Image) == 0 || t.MIME == "" {
 			return nil
 		}
