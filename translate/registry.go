@@ -26,6 +26,9 @@ type Source struct {
 	Data []byte   // the whole file
 	Open OpenFunc // companion opener; nil when there is none
 	List ListFunc // directory lister for finding companions by name; nil when there is none
+	// Options are decoder options as name=value pairs (e.g. geosets=all for World of Warcraft
+	// character models); each format reads the names it knows and ignores the others.
+	Options map[string]string
 }
 
 // Companion opens the companion named name (relative to the root), matching each path element

@@ -103,7 +103,7 @@ func (f *fsys) encode(src string, kind translate.Kind, rec *recorder) (data []by
 		}
 		return out, "texture", nil
 	}
-	source := translate.Source{Name: src, Data: raw, Open: rec.open, List: rec.readdir}
+	source := translate.Source{Name: src, Data: raw, Open: rec.open, List: rec.readdir, Options: f.opt.DecoderOptions}
 	s, ft, err := translate.Decode(source)
 	if ft != nil {
 		format = ft.Name

@@ -58,6 +58,10 @@ type Options struct {
 	// Debug logs every FUSE request and reply (through Logger at debug level).
 	Debug bool
 
+	// DecoderOptions are passed to every decoder as translate.Source.Options (name=value, e.g.
+	// geosets=all). They hold for the whole mount, as does its cache, so keys need not name them.
+	DecoderOptions map[string]string
+
 	// OnTranslate, if set, is called at the start of every translation (one source, one kind),
 	// from the goroutine that runs it. Tests use it to count translations.
 	OnTranslate func(name string, kind translate.Kind)

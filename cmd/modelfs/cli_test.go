@@ -33,6 +33,9 @@ func TestUsage(t *testing.T) {
 		{[]string{"bogus"}, exitUsage, "unexpected argument", ""},
 		{[]string{"convert", filepath.Join(sample, "Units/Crate.mdx"), "-o", filepath.Join(t.TempDir(), "x.fbx")}, exitUsage, "cannot tell the output kind", ""},
 		{[]string{"convert", "/no/such/file.mdx", "-o", "x.gltf"}, exitIO, "no such file", ""},
+		{[]string{"convert", "--option", "hair=1", filepath.Join(sample, "Units/Crate.mdx"), "-o", filepath.Join(t.TempDir(), "x.gltf")}, exitUsage, "unknown decoder option", ""},
+		{[]string{"convert", "--option", "geosets=few", filepath.Join(sample, "Units/Crate.mdx"), "-o", filepath.Join(t.TempDir(), "x.gltf")}, exitUsage, "want all or default", ""},
+		{[]string{"convert", "--option", "geosets=all", filepath.Join(sample, "Units/Crate.mdx"), "-o", filepath.Join(t.TempDir(), "x.gltf")}, exitOK, "", ""},
 		{[]string{"convert", filepath.Join(sample, "Units/Crate.mdx"), "--root", filepath.Join(sample, "Units/Sub"), "-o", "x.gltf"}, exitUsage, "not inside the root", ""},
 	}
 	for _, tc := range tests {

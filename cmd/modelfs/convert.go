@@ -7,15 +7,34 @@ import (
 	"strings"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In    string `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
-	Out   string `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
-	Root  string `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
-	Embed bool   `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
+	In      string            `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
+	Out     string            `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
+	Root    string            `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
+	Embed   bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
+	Decoder map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
+}
+
+// checkDecoderOptions refuses decoder options no format knows, or with values it refuses.
+func checkDecoderOptions(kv map[string]string) error {
+	wow := map[string]string{}
+	for k, v := range kv {
+		switch k {
+		case "geosets", "profile":
+			wow[k] = v
+		default:
+			return &usageError{fmt.Sprintf("unknown decoder option %q (known: geosets, profile)", k)}
+		}
+	}
+	if _, err := m2.ParseOptions(wow); err != nil {
+		return &usageError{err.Error()}
+	}
+	return nil
 }
 
 // openModel reads the model at in under root (default: its directory) and returns it as a
@@ -55,11 +74,15 @@ func (c *convertCmd) Run(e *env) error {
 	if !ok {
 		return &usageError{fmt.Sprintf("cannot tell the output kind from %q: use .gltf, .glb, .obj, .mtl or .json", c.Out)}
 	}
+	if err := checkDecoderOptions(c.Decoder); err != nil {
+		return err
+	}
 	src, root, err := openModel(c.In, c.Root)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
+	src.Options = c.Decoder
 	if kind == translate.PNG {
 		out, err := translate.ConvertTexture(src.Name, src.Data)
 		if err != nil {

@@ -21,11 +21,12 @@ type mountCmd struct {
 	Src string `arg:"" help:"The game tree to show (for example the extracted model folder)."`
 	Mnt string `arg:"" help:"The directory to mount it on."`
 
-	Options   []string `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
-	Debug     bool     `help:"Log every FUSE request and reply."`
-	CacheSize string   `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
-	Formats   []string `default:"gltf,glb,obj,mtl,json" placeholder:"KIND" help:"Virtual documents shown beside each model, comma-separated (default: gltf,glb,obj,mtl,json)."`
-	Parallel  int      `help:"Translations running at once (default: the number of CPUs)."`
+	Options   []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
+	Debug     bool              `help:"Log every FUSE request and reply."`
+	CacheSize string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
+	Formats   []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
+	Parallel  int               `help:"Translations running at once (default: the number of CPUs)."`
+	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
 }
 
 // stopSignals returns the channel a stop request arrives on and a function that stops listening.
@@ -83,6 +84,10 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	if _, err := opt.WithDefaults(); err != nil {
 		return opt, &usageError{"--formats: " + err.Error()}
 	}
+	if err := checkDecoderOptions(c.Decoder); err != nil {
+		return opt, err
+	}
+	opt.DecoderOptions = c.Decoder
 	return opt, nil
 }
 

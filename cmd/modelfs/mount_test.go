@@ -34,14 +34,14 @@ func TestMountFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opt.CacheBytes != 256<<20 || len(opt.Kinds) != 5 || opt.MaxParallel != 0 || opt.AllowOther || opt.Debug {
+	if opt.CacheBytes != 256<<20 || len(opt.Kinds) != 6 || opt.MaxParallel != 0 || opt.AllowOther || opt.Debug {
 		t.Errorf("defaults: %+v", opt)
 	}
-	opt, err = parseMount(t, "-o", "ro,allow_other", "-o", "debug", "--cache-size", "1G", "--formats", "glb,json", "--parallel", "3", "src", "mnt")
+	opt, err = parseMount(t, "-o", "ro,allow_other", "-o", "debug", "--cache-size", "1G", "--formats", "glb,json", "--parallel", "3", "--option", "geosets=all", "src", "mnt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !opt.AllowOther || !opt.Debug || opt.CacheBytes != 1<<30 || opt.MaxParallel != 3 ||
+	if !opt.AllowOther || !opt.Debug || opt.CacheBytes != 1<<30 || opt.MaxParallel != 3 || opt.DecoderOptions["geosets"] != "all" ||
 		len(opt.Kinds) != 2 || opt.Kinds[0] != translate.GLB || opt.Kinds[1] != translate.JSON {
 		t.Errorf("parsed: %+v", opt)
 	}
@@ -56,6 +56,8 @@ func TestMountFlags(t *testing.T) {
 		{[]string{"--formats", "gltf,fbx"}, "unknown kind"},
 		{[]string{"--formats", "gltf,gltf"}, "twice"},
 		{[]string{"--parallel=-1"}, "negative"},
+		{[]string{"--option", "geosets=few"}, "want all or default"},
+		{[]string{"--option", "colour=blue"}, "unknown decoder option"},
 	}
 	for _, tc := range bad {
 		_, err := parseMount(t, append(tc.args, "src", "mnt")...)

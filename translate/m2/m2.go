@@ -20,9 +20,20 @@ func init() {
 	})
 }
 
-// Decode decodes src with the default options.
+// Decode decodes src with the options it carries (see ParseOptions; other formats' options are
+// ignored).
 func Decode(src translate.Source) (*scene.Scene, error) {
-	return DecodeWith(src, Options{})
+	mine := map[string]string{}
+	for _, k := range []string{"geosets", "profile"} {
+		if v, ok := src.Options[k]; ok {
+			mine[k] = v
+		}
+	}
+	opt, err := ParseOptions(mine)
+	if err != nil {
+		return nil, &translate.FormatError{Format: Format, File: src.Name, Offset: -1, Msg: "bad option", Err: err}
+	}
+	return DecodeWith(src, opt)
 }
 
 // DecodeWith decodes src: the .m2 with its skin profile and .anim files, opened through

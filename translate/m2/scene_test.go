@@ -46,6 +46,19 @@ func TestGeosets(t *testing.T) {
 		if got := meshGeosets(all); !slices.Equal(got, []uint16{0, 1, 2, 3, 101, 102, 401, 402}) {
 			t.Errorf("v%d: all geosets %v", v.version, got)
 		}
+		// The same through the registry's Decode, as `convert --option` and the mount pass it.
+		src.Options = map[string]string{"geosets": "all", "someone-elses": "x"}
+		viaOpts, err := m2.Decode(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := meshGeosets(viaOpts); !slices.Equal(got, []uint16{0, 1, 2, 3, 101, 102, 401, 402}) {
+			t.Errorf("v%d: geosets=all through Source.Options gave %v", v.version, got)
+		}
+		src.Options = map[string]string{"geosets": "few"}
+		if _, err := m2.Decode(src); err == nil {
+			t.Errorf("v%d: a bad option value was accepted", v.version)
+		}
 	}
 	// A creature keeps all its submeshes (both are geoset 0 here; the rule only applies to
 	// character models).
