@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/gltfsample"
@@ -212,26 +211,9 @@ func distance(a, b []float64, rotation bool) float64 {
 
 func readFloats(t *testing.T, doc *gltf.Document, acc int) []float32 {
 	t.Helper()
-	data, err := modeler.ReadAccessor(doc, doc.Accessors[acc], nil)
+	v, err := gltfsample.Floats(doc, acc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch v := data.(type) {
-	case []float32:
-		return v
-	case [][3]float32:
-		out := make([]float32, 0, 3*len(v))
-		for _, x := range v {
-			out = append(out, x[:]...)
-		}
-		return out
-	case [][4]float32:
-		out := make([]float32, 0, 4*len(v))
-		for _, x := range v {
-			out = append(out, x[:]...)
-		}
-		return out
-	}
-	t.Fatalf("accessor %d: unexpected type %T", acc, data)
-	return nil
+	return v
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
 
 	"github.com/modelfs/modelfs/internal/gltfsample"
 	"github.com/modelfs/modelfs/translate"
@@ -171,28 +170,11 @@ func maxDiff(a, b []float64, rotation bool) float64 {
 
 func floats(t *testing.T, doc *gltf.Document, acc int) []float32 {
 	t.Helper()
-	data, err := modeler.ReadAccessor(doc, doc.Accessors[acc], nil)
+	v, err := gltfsample.Floats(doc, acc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch v := data.(type) {
-	case []float32:
-		return v
-	case [][3]float32:
-		out := make([]float32, 0, 3*len(v))
-		for _, x := range v {
-			out = append(out, x[:]...)
-		}
-		return out
-	case [][4]float32:
-		out := make([]float32, 0, 4*len(v))
-		for _, x := range v {
-			out = append(out, x[:]...)
-		}
-		return out
-	}
-	t.Fatalf("accessor %d: %T", acc, data)
-	return nil
+	return v
 }
 
 // checkFidelity writes the model as .gltf and .glb, reads every animation channel back with
