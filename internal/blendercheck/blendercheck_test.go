@@ -85,7 +85,13 @@ func TestBlenderImport(t *testing.T) {
 	bin := blender(t)
 	repo := corpus.RepoRoot(t)
 	// Everything is read through the mount, as an artist's Blender would.
-	dirs := []string{mount(t, filepath.Join(repo, "testdata", "sample")), mount(t, corpus.Dir(t))}
+	// The Elfreina fixtures are hand-written (no real .elem file is public) and live with their
+	// decoder; they are mounted like any game tree.
+	dirs := []string{
+		mount(t, filepath.Join(repo, "testdata", "sample")),
+		mount(t, filepath.Join(repo, "translate", "elem", "testdata")),
+		mount(t, corpus.Dir(t)),
+	}
 	var files []string
 	for _, d := range dirs {
 		files = append(files, gltfFiles(t, d)...)

@@ -1,5 +1,6 @@
 // Package blendercheck holds the test that opens modelfs output the way artists do: it mounts
-// the sample models (testdata/sample) and the corpus (../shared/corpus) with the vfs package,
+// the sample models (testdata/sample), the hand-written Elfreina fixtures (translate/elem/testdata)
+// and the corpus (../shared/corpus) with the vfs package,
 // runs the Khronos glTF Validator over every .gltf and .glb read through the mounts, and runs
 // scripts/blender/check.py in headless Blender, which imports every .gltf, .glb and .obj of the
 // mounts and compares what Blender built with the counts of the .json beside each.
