@@ -3,9 +3,8 @@ package elem
 import (
 	"bytes"
 	"errors"
-	"flag"
+	"github.com/modelfs/modelfs/internal/golden"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden .json files in testdata/golden")
 
 // TestGolden translates every fixture to its metadata document and compares it with
 // testdata/golden/NAME.json (go test -run Golden -update rewrites them); every output kind must
@@ -44,23 +41,7 @@ func TestGolden(t *testing.T) {
 					t.Errorf("%s output is not deterministic", kind)
 				}
 			}
-			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".elem")+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, first, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(first, want) {
-				t.Errorf("%s differs from %s (run with -update after checking the change)", name, golden)
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".elem")+".json"), first)
 		})
 	}
 }

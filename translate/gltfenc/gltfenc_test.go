@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"flag"
+	"github.com/modelfs/modelfs/internal/golden"
 	"image"
 	"image/png"
 	"os"
@@ -19,8 +19,6 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate/scene"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 func TestScenesValid(t *testing.T) {
 	for _, tc := range testScenes() {
@@ -157,22 +155,7 @@ func TestGLBLayout(t *testing.T) {
 // TestGolden pins the whole .gltf of the triangle scene.
 func TestGolden(t *testing.T) {
 	got := encode(t, triangleScene(), false)
-	golden := filepath.Join("testdata", "triangle.gltf")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("triangle.gltf differs from %s (run with -update if intended):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "triangle.gltf"), got)
 }
 
 func TestTriangle(t *testing.T) {

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
+	"github.com/modelfs/modelfs/internal/golden"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -18,27 +17,9 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking):\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestGolden(t *testing.T) {
@@ -51,7 +32,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.Name+".json", out)
+			checkGolden(t, c.Name+".json", out)
 			if err := Validate(out); err != nil {
 				t.Errorf("output does not validate: %v", err)
 			}
@@ -263,7 +244,7 @@ func TestEncodeError(t *testing.T) {
 			t.Errorf("%+v", d)
 		}
 	}
-	golden(t, "error.json", EncodeError("units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")))
+	checkGolden(t, "error.json", EncodeError("units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")))
 }
 
 func TestSchemaRejects(t *testing.T) {

@@ -3,7 +3,7 @@ package meteor
 import (
 	"bytes"
 	"errors"
-	"flag"
+	"github.com/modelfs/modelfs/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,8 +17,6 @@ import (
 	"github.com/modelfs/modelfs/translate/metajson"
 	"github.com/modelfs/modelfs/translate/scene"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // decodeTree decodes name from fsys through the whole pipeline (sniff, decode, validate).
 func decodeTree(t *testing.T, fsys map[string][]byte, name string) *scene.Scene {
@@ -312,22 +310,7 @@ func TestGolden(t *testing.T) {
 	if err := metajson.Validate(doc); err != nil {
 		t.Fatalf("metadata does not match the schema: %v", err)
 	}
-	golden := filepath.Join("testdata", "p9.skc.json")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, doc, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update)", err)
-	}
-	if !bytes.Equal(doc, want) {
-		t.Errorf("metadata differs from %s (go test -run TestGolden -update rewrites it)", golden)
-	}
+	golden.Check(t, filepath.Join("testdata", "p9.skc.json"), doc)
 	again, _ := translate.Encode(mustDecode(t, source(t, fixTree(), "pmodel/p9.skc")), translate.JSON, translate.EncodeOptions{})
 	if !bytes.Equal(doc, again) {
 		t.Error("two decodes gave different metadata")

@@ -2,8 +2,7 @@ package objenc
 
 import (
 	"bytes"
-	"flag"
-	"os"
+	"github.com/modelfs/modelfs/internal/golden"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,27 +13,9 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking):\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestGolden(t *testing.T) {
@@ -51,8 +32,8 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.Name+".obj", obj)
-			golden(t, c.Name+".mtl", mtl)
+			checkGolden(t, c.Name+".obj", obj)
+			checkGolden(t, c.Name+".mtl", mtl)
 			if !utf8.Valid(obj) || !utf8.Valid(mtl) {
 				t.Error("output is not valid UTF-8")
 			}
