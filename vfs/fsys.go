@@ -278,9 +278,9 @@ func (f *fsys) remember(k *modelKey, kind translate.Kind, comps []companion, dat
 		}
 	}
 	f.mu.Unlock()
-	if same {
-		return
-	}
+	// Even when the recorded names did not change, this translation may have started from a key
+	// made before they were known (two kinds of one model translated at once): it is then
+	// stored under the key the next lookup will compute, or that lookup would translate again.
 	next := string(kind) + "\x00" + buildModel(k.src, identityOf(k.info), comps)
 	if next != k.key(kind) {
 		f.cache.Get(context.Background(), next, func() ([]byte, error) { return data, err })

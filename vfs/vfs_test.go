@@ -152,6 +152,45 @@ func TestConcurrentReadersTranslateOnce(t *testing.T) {
 	}
 }
 
+// Two kinds of one model translated at once, both started before its companions were known:
+// each result must land under the key later lookups compute, so that nothing is translated
+// twice (the second kind used to stay under the companion-less key and be translated again).
+func TestConcurrentKindsTranslateOnce(t *testing.T) {
+	src := sampleDir(t)
+	started := make(chan translate.Kind, 2)
+	release := make(chan struct{})
+	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string, kind translate.Kind) {
+		if name == "Units/Crate.mdx" {
+			started <- kind
+			<-release
+		}
+	}})
+	kinds := []translate.Kind{translate.GLTF, translate.OBJ}
+	var wg sync.WaitGroup
+	for _, kind := range kinds {
+		wg.Go(func() {
+			if _, err := os.ReadFile(m.path("Units/Crate.mdx." + string(kind))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	<-started
+	<-started // both translations have their keys: neither knows the texture companion yet
+	close(release)
+	wg.Wait()
+	before := m.translations()
+	if before != 2 {
+		t.Fatalf("%d translations; want 2", before)
+	}
+	time.Sleep(1100 * time.Millisecond) // past the key memo and the kernel's attributes
+	for _, kind := range kinds {
+		mustRead(t, m.path("Units/Crate.mdx."+string(kind)))
+	}
+	if got := m.translations(); got != before {
+		t.Fatalf("reading again translated %d times; want 0", got-before)
+	}
+}
+
 // 5. A budget smaller than the working set evicts and translates again, correctly.
 func TestSmallCacheEvicts(t *testing.T) {
 	src := sampleDir(t)
