@@ -178,6 +178,11 @@ func buildModel(src string, id identity, comps []companion) string {
 // Stat of each companion its last translation read). A source that is missing or not a regular
 // file has no virtual files.
 func (f *fsys) modelKeyOf(src string) (*modelKey, error) {
+	return f.modelKeyWith(src, nil)
+}
+
+// modelKeyWith is modelKeyOf given, when fi is not nil, a fresh Lstat of the source.
+func (f *fsys) modelKeyWith(src string, fi fs.FileInfo) (*modelKey, error) {
 	ttl := min(f.opt.AttrTimeout, time.Second)
 	if ttl > 0 {
 		f.mu.Lock()
@@ -187,7 +192,7 @@ func (f *fsys) modelKeyOf(src string) (*modelKey, error) {
 			return m.k, nil
 		}
 	}
-	k, err := f.computeKey(src)
+	k, err := f.computeKey(src, fi)
 	if err == nil && ttl > 0 {
 		f.mu.Lock()
 		if len(f.keys) >= maxKeyMemos {
@@ -199,11 +204,14 @@ func (f *fsys) modelKeyOf(src string) (*modelKey, error) {
 	return k, err
 }
 
-// computeKey stats the source and its companions and builds the model's current key.
-func (f *fsys) computeKey(src string) (*modelKey, error) {
-	fi, err := f.root.Lstat(src)
-	if err != nil {
-		return nil, err
+// computeKey stats the source (unless fi is its Lstat) and its companions and builds the
+// model's current key.
+func (f *fsys) computeKey(src string, fi fs.FileInfo) (*modelKey, error) {
+	if fi == nil {
+		var err error
+		if fi, err = f.root.Lstat(src); err != nil {
+			return nil, err
+		}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errNotModel

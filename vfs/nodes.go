@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -74,17 +75,18 @@ func (c *cacheState) openFlags(key string) uint32 {
 }
 
 var (
-	_ gofs.NodeLookuper   = (*dirNode)(nil)
-	_ gofs.NodeReaddirer  = (*dirNode)(nil)
-	_ gofs.NodeGetattrer  = (*dirNode)(nil)
-	_ gofs.NodeStatfser   = (*dirNode)(nil)
-	_ gofs.NodeOpener     = (*fileNode)(nil)
-	_ gofs.NodeGetattrer  = (*fileNode)(nil)
-	_ gofs.NodeReadlinker = (*linkNode)(nil)
-	_ gofs.NodeGetattrer  = (*linkNode)(nil)
-	_ gofs.NodeGetattrer  = (*specialNode)(nil)
-	_ gofs.NodeOpener     = (*virtNode)(nil)
-	_ gofs.NodeGetattrer  = (*virtNode)(nil)
+	_ gofs.NodeLookuper       = (*dirNode)(nil)
+	_ gofs.NodeReaddirer      = (*dirNode)(nil)
+	_ gofs.NodeOpendirHandler = (*dirNode)(nil)
+	_ gofs.NodeGetattrer      = (*dirNode)(nil)
+	_ gofs.NodeStatfser       = (*dirNode)(nil)
+	_ gofs.NodeOpener         = (*fileNode)(nil)
+	_ gofs.NodeGetattrer      = (*fileNode)(nil)
+	_ gofs.NodeReadlinker     = (*linkNode)(nil)
+	_ gofs.NodeGetattrer      = (*linkNode)(nil)
+	_ gofs.NodeGetattrer      = (*specialNode)(nil)
+	_ gofs.NodeOpener         = (*virtNode)(nil)
+	_ gofs.NodeGetattrer      = (*virtNode)(nil)
 
 	_ gofs.NodeSetattrer      = (*node)(nil)
 	_ gofs.NodeSetxattrer     = (*node)(nil)
@@ -250,20 +252,31 @@ func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (
 	rel := path.Join(n.rel, name)
 	fi, err := n.fsys.root.Lstat(rel)
 	if err == nil {
-		setAttr(&out.Attr, fi)
-		out.SetEntryTimeout(n.fsys.opt.EntryTimeout)
-		out.SetAttrTimeout(n.fsys.opt.AttrTimeout)
-		return n.passChild(ctx, name, rel, fi), 0
+		return n.lookupReal(ctx, name, rel, fi, out), 0
 	}
 	if errno := toErrno(err); errno != syscall.ENOENT {
 		return nil, errno
 	}
+	return n.lookupVirtual(ctx, name, nil, out)
+}
+
+// lookupReal answers the lookup of an entry of SRC whose Lstat is fi.
+func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileInfo, out *fuse.EntryOut) *gofs.Inode {
+	setAttr(&out.Attr, fi)
+	out.SetEntryTimeout(n.fsys.opt.EntryTimeout)
+	out.SetAttrTimeout(n.fsys.opt.AttrTimeout)
+	return n.passChild(ctx, name, rel, fi)
+}
+
+// lookupVirtual answers the lookup of name, which is not an entry of SRC: a virtual document, or
+// ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another.
+func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
 	srcName, kind, ok := n.fsys.virtualName(name)
 	if !ok {
 		return nil, syscall.ENOENT
 	}
 	src := path.Join(n.rel, srcName)
-	k, err := n.fsys.modelKeyOf(src)
+	k, err := n.fsys.modelKeyWith(src, srcInfo)
 	if err != nil {
 		return nil, toErrno(err)
 	}
@@ -284,7 +297,7 @@ func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (
 			return ch, 0
 		}
 	}
-	v := &virtNode{node: node{fsys: n.fsys, rel: rel}, src: src, kind: kind}
+	v := &virtNode{node: node{fsys: n.fsys, rel: path.Join(n.rel, name)}, src: src, kind: kind}
 	return n.NewInode(ctx, v, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }
 
@@ -341,7 +354,122 @@ func fileType(m fs.FileMode) uint32 {
 // Readdir lists the directory as in SRC plus the virtual documents beside each model. It reads
 // names and types only; nothing is translated or even stat'ed.
 func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
-	d, err := n.fsys.root.Open(n.rel)
+	dir, err := n.fsys.root.OpenRoot(n.rel)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	defer dir.Close()
+	list, errno := n.list(dir)
+	if errno != 0 {
+		return nil, errno
+	}
+	ents := make([]fuse.DirEntry, len(list))
+	for i, e := range list {
+		ents[i] = e.DirEntry
+	}
+	return gofs.NewListDirStream(ents), 0
+}
+
+// OpendirHandle opens the directory for listing. The handle keeps the directory open, so that
+// the lookups of a READDIRPLUS (one per listed entry, six per model) cost one fstatat for an
+// entry of SRC and none for a virtual document, whose existence the listing itself shows.
+func (n *dirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	dir, err := n.fsys.root.OpenRoot(n.rel)
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	list, errno := n.list(dir)
+	if errno != 0 {
+		dir.Close()
+		return nil, 0, errno
+	}
+	return &dirHandle{n: n, dir: dir, ents: list}, 0, 0
+}
+
+// dirHandle is an open directory: the listing taken at opendir, read from an offset.
+type dirHandle struct {
+	n    *dirNode
+	dir  *os.Root // the directory itself, for stats of its entries
+	ents []dirEntry
+
+	mu   sync.Mutex
+	next int
+	// last is the latest Lstat of an entry of SRC that Lookup made: a model's virtual documents
+	// are listed right after it, and their key is computed from it.
+	last     fs.FileInfo
+	lastName string
+}
+
+// dirEntry is one listed entry; virtual is true for a document that modelfs adds.
+type dirEntry struct {
+	fuse.DirEntry
+	virtual bool
+}
+
+var (
+	_ gofs.FileReaddirenter = (*dirHandle)(nil)
+	_ gofs.FileSeekdirer    = (*dirHandle)(nil)
+	_ gofs.FileLookuper     = (*dirHandle)(nil)
+	_ gofs.FileReleasedirer = (*dirHandle)(nil)
+)
+
+// Readdirent returns the next entry, or nil at the end.
+func (h *dirHandle) Readdirent(ctx context.Context) (*fuse.DirEntry, syscall.Errno) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.next >= len(h.ents) {
+		return nil, 0
+	}
+	de := h.ents[h.next].DirEntry
+	h.next++
+	de.Off = uint64(h.next) // the offset of the entry after this one
+	return &de, 0
+}
+
+// Seekdir continues the listing after the entry at offset off (0: from the start).
+func (h *dirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next = int(min(off, uint64(len(h.ents))))
+	return 0
+}
+
+// Lookup answers the lookup READDIRPLUS makes for each listed entry.
+func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	i, found := slices.BinarySearchFunc(h.ents, name, func(e dirEntry, name string) int { return strings.Compare(e.Name, name) })
+	if !found {
+		return h.n.Lookup(ctx, name, out)
+	}
+	if h.ents[i].virtual {
+		var fi fs.FileInfo
+		if srcName, _, ok := h.n.fsys.virtualName(name); ok {
+			h.mu.Lock()
+			if srcName == h.lastName {
+				fi = h.last
+			}
+			h.mu.Unlock()
+		}
+		return h.n.lookupVirtual(ctx, name, fi, out)
+	}
+	fi, err := h.dir.Lstat(name)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	h.mu.Lock()
+	h.last, h.lastName = fi, name
+	h.mu.Unlock()
+	return h.n.lookupReal(ctx, name, path.Join(h.n.rel, name), fi, out), 0
+}
+
+// Releasedir closes the directory.
+func (h *dirHandle) Releasedir(ctx context.Context, flags uint32) {
+	h.dir.Close()
+}
+
+// list returns the entries of dir (this node's directory in SRC) as Readdir shows them, sorted
+// by name.
+func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
+	d, err := dir.Open(".")
 	if err != nil {
 		return nil, toErrno(err)
 	}
@@ -354,20 +482,20 @@ func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	for _, e := range ents {
 		real[e.Name()] = true
 	}
-	list := make([]fuse.DirEntry, 0, len(ents))
+	list := make([]dirEntry, 0, len(ents))
 	for _, e := range ents {
-		list = append(list, fuse.DirEntry{Name: e.Name(), Mode: fileType(e.Type())})
+		list = append(list, dirEntry{DirEntry: fuse.DirEntry{Name: e.Name(), Mode: fileType(e.Type())}})
 		if !e.Type().IsRegular() {
 			continue
 		}
 		for _, k := range n.fsys.opt.Kinds {
 			if v := e.Name() + "." + string(k); sourceOf(e.Name(), k) && !real[v] {
-				list = append(list, fuse.DirEntry{Name: v, Mode: syscall.S_IFREG})
+				list = append(list, dirEntry{DirEntry: fuse.DirEntry{Name: v, Mode: syscall.S_IFREG}, virtual: true})
 			}
 		}
 	}
-	slices.SortFunc(list, func(a, b fuse.DirEntry) int { return strings.Compare(a.Name, b.Name) })
-	return gofs.NewListDirStream(list), 0
+	slices.SortFunc(list, func(a, b dirEntry) int { return strings.Compare(a.Name, b.Name) })
+	return list, 0
 }
 
 // Open opens the file of SRC for reading.
