@@ -363,7 +363,7 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 		for v, n := range g.Normals {
 			c := convPos(n)
 			l := math.Sqrt(float64(c[0])*float64(c[0]) + float64(c[1])*float64(c[1]) + float64(c[2])*float64(c[2]))
-			if l < 1e-12 || math.IsNaN(l) || math.IsInf(l, 0) {
+			if !(l >= 1e-12 && l <= math.MaxFloat64) { // zero, NaN or infinite
 				bad++
 				mesh.Normals[v] = [3]float32{0, 1, 0}
 				continue
@@ -434,19 +434,19 @@ func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
 			b.warn("geoset %d: face group %d has %d indices, not a multiple of 3; last %d dropped", gi, k, len(group), r)
 			group = group[:len(group)-r]
 		}
-		// A branch-free pass for the largest index; the search for the culprit only on failure.
+		// One branch-free pass widens the indices and finds the largest; the search for the
+		// culprit only on failure.
+		base := len(idx)
+		idx = idx[:base+len(group)]
+		dst := idx[base:]
 		var top uint16
-		for _, ix := range group {
+		for j, ix := range group {
 			top = max(top, ix)
+			dst[j] = uint32(ix)
 		}
 		if len(group) > 0 && int(top) >= nv {
 			j := slices.IndexFunc(group, func(ix uint16) bool { return int(ix) >= nv })
 			return nil, b.fail("geoset %d: face index %d is vertex %d of %d", gi, off-c+j, group[j], nv)
-		}
-		base := len(idx)
-		idx = idx[:base+len(group)]
-		for j, ix := range group {
-			idx[base+j] = uint32(ix)
 		}
 	}
 	if off < len(g.Faces) {

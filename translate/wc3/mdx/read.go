@@ -565,10 +565,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 	}
 	if n > 0 {
 		g.Faces = make([]uint16, n)
-		src := r.d[p : p+2*n]
-		for i := range g.Faces {
-			g.Faces[i] = binary.LittleEndian.Uint16(src[2*i:])
-		}
+		getLE(g.Faces, r.d[p:p+2*n], 2)
 		p += 2 * n
 	}
 	if n, p, err = r.array(p, oe, tagGNDX, 1); err != nil {
@@ -616,13 +613,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 			}
 			if c > 0 {
 				uv := make([][2]float32, c)
-				src := r.d[p : p+8*c]
-				for j := range uv {
-					uv[j] = [2]float32{
-						math.Float32frombits(binary.LittleEndian.Uint32(src[8*j:])),
-						math.Float32frombits(binary.LittleEndian.Uint32(src[8*j+4:])),
-					}
-				}
+				getLE(uv, r.d[p:p+8*c], 4)
 				g.UVSets[i] = uv
 				p += 8 * c
 			}
@@ -640,25 +631,12 @@ func (r *reader) u32Array(pos, end int, tag uint32) ([]uint32, int, error) {
 		return nil, p, err
 	}
 	a := make([]uint32, n)
-	src := r.d[p : p+4*n]
-	for i := range a {
-		a[i] = binary.LittleEndian.Uint32(src[4*i:])
-	}
+	getLE(a, r.d[p:p+4*n], 4)
 	return a, p + 4*n, nil
 }
 
 // getVec3s decodes len(dst) little-endian float triples from src.
-func getVec3s(dst [][3]float32, src []byte) {
-	src = src[:12*len(dst)]
-	for i := range dst {
-		b := src[12*i : 12*i+12]
-		dst[i] = [3]float32{
-			math.Float32frombits(binary.LittleEndian.Uint32(b[0:])),
-			math.Float32frombits(binary.LittleEndian.Uint32(b[4:])),
-			math.Float32frombits(binary.LittleEndian.Uint32(b[8:])),
-		}
-	}
-}
+func getVec3s(dst [][3]float32, src []byte) { getLE(dst, src[:12*len(dst)], 4) }
 
 func (r *reader) geosetAnim(pos, end int) (int, error) {
 	oe, err := r.sized(pos, end, 28, "geoset animation")
