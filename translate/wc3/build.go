@@ -502,25 +502,23 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 		mesh.Joints[s] = make([][4]uint16, nv)
 		mesh.Weights[s] = make([][4]float32, nv)
 	}
-	// Each group's influences are the same for all its vertices: build them once, then copy.
-	type influence struct {
-		j [][4]uint16
-		w [][4]float32
-	}
-	table := make([]influence, len(groups))
-	for k, objs := range groups {
-		in := influence{j: make([][4]uint16, sets), w: make([][4]float32, sets)}
-		w := float32(1 / float64(len(objs)))
-		for i, ni := range objs {
-			in.j[i/4][i%4] = uint16(ni)
-			in.w[i/4][i%4] = w
-		}
-		table[k] = in
-	}
+	// Each group's influences are the same for all its vertices: build them once per set, in
+	// tables indexed by the (8-bit) group number, then copy.
+	var tj [256][4]uint16
+	var tw [256][4]float32
 	for s := range sets {
+		for k, objs := range groups[:min(len(groups), len(tj))] { // a vertex names groups 0–255 only
+			tj[k], tw[k] = [4]uint16{}, [4]float32{}
+			w := float32(1 / float64(len(objs)))
+			for i := 4 * s; i < min(len(objs), 4*s+4); i++ {
+				tj[k][i%4], tw[k][i%4] = uint16(objs[i]), w
+			}
+		}
 		js, ws := mesh.Joints[s], mesh.Weights[s]
-		for v, gr := range g.VertexGroups {
-			js[v], ws[v] = table[gr].j[s], table[gr].w[s]
+		vg := g.VertexGroups[:len(js)]
+		for v := range js {
+			gr := vg[v]
+			js[v], ws[v] = tj[gr], tw[gr]
 		}
 	}
 	mesh.Skin = 0
