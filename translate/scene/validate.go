@@ -29,11 +29,13 @@ const expMask = 0x7f800000
 // finiteVec3s returns the index of the first vector with a NaN or infinite component, or -1.
 // The first pass is branch-free (the largest exponent seen), so clean data costs one pass.
 func finiteVec3s(vs [][3]float32) int {
-	var m uint32
+	var m0, m1, m2 uint32 // one running maximum per component: three short dependency chains
 	for _, p := range vs {
-		m = max(m, math.Float32bits(p[0])&expMask, math.Float32bits(p[1])&expMask, math.Float32bits(p[2])&expMask)
+		m0 = max(m0, math.Float32bits(p[0])&expMask)
+		m1 = max(m1, math.Float32bits(p[1])&expMask)
+		m2 = max(m2, math.Float32bits(p[2])&expMask)
 	}
-	if m != expMask {
+	if max(m0, m1, m2) != expMask {
 		return -1
 	}
 	for i, p := range vs {
@@ -178,10 +180,12 @@ func (s *Scene) validateMesh(i int) error {
 		if len(set) != nv {
 			return invalid(w, "uv set %d has %d entries for %d vertices", u, len(set), nv)
 		}
+		var m uint32 // the largest exponent: branch-free, as in finiteVec3s
 		for _, uv := range set {
-			if !finite32(uv[0]) || !finite32(uv[1]) {
-				return invalid(w, "uv set %d has a non-finite value", u)
-			}
+			m = max(m, math.Float32bits(uv[0])&expMask, math.Float32bits(uv[1])&expMask)
+		}
+		if m == expMask {
+			return invalid(w, "uv set %d has a non-finite value", u)
 		}
 	}
 	if v := finiteVec3s(m.Positions); v >= 0 {
@@ -193,10 +197,16 @@ func (s *Scene) validateMesh(i int) error {
 	if len(m.Indices) == 0 || len(m.Indices)%3 != 0 {
 		return invalid(w, "%d indices is not a positive multiple of 3", len(m.Indices))
 	}
-	for k, ix := range m.Indices {
-		if int(ix) >= nv {
-			return invalid(fmt.Sprintf("%s.indices[%d]", w, k), "vertex %d out of range (%d vertices)", ix, nv)
-		}
+	// One branch-free pass (a running maximum per triangle corner); the search for the culprit
+	// only on failure. len(m.Indices) is a multiple of 3 here.
+	var t0, t1, t2 uint32
+	for k := 0; k+2 < len(m.Indices); k += 3 {
+		t := m.Indices[k : k+3 : k+3]
+		t0, t1, t2 = max(t0, t[0]), max(t1, t[1]), max(t2, t[2])
+	}
+	if int64(max(t0, t1, t2)) >= int64(nv) {
+		k := slices.IndexFunc(m.Indices, func(ix uint32) bool { return int64(ix) >= int64(nv) })
+		return invalid(fmt.Sprintf("%s.indices[%d]", w, k), "vertex %d out of range (%d vertices)", m.Indices[k], nv)
 	}
 	if m.Material < -1 || m.Material >= len(s.Materials) {
 		return invalid(w, "material %d out of range", m.Material)
@@ -229,11 +239,11 @@ func (s *Scene) validateMesh(i int) error {
 	}
 	for set, js := range m.Joints {
 		// One branch-free pass for the largest joint index; the slow search only on failure.
-		var top uint16
+		var t0, t1, t2, t3 uint16 // a running maximum per slot: four short dependency chains
 		for _, j := range js {
-			top = max(top, j[0], j[1], j[2], j[3])
+			t0, t1, t2, t3 = max(t0, j[0]), max(t1, j[1]), max(t2, j[2]), max(t3, j[3])
 		}
-		if int(top) >= nj {
+		if int(max(t0, t1, t2, t3)) >= nj {
 			for v, j := range js {
 				if k := slices.IndexFunc(j[:], func(x uint16) bool { return int(x) >= nj }); k >= 0 {
 					return invalid(fmt.Sprintf("%s.joints[%d][%d]", w, set, v), "joint %d out of range (%d joints)", j[k], nj)
