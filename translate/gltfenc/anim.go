@@ -93,8 +93,10 @@ func interpolation(i scene.Interp) gltf.Interpolation {
 // keyTimes returns the input accessor for times, writing it unless identical times were
 // written before.
 func (e *encoder) keyTimes(start int, times []float32) int {
-	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(times))), len(times)*4)
-	if acc, ok := e.times[string(raw)]; ok {
+	// The map key is the times' raw bytes, viewed in place rather than copied: the scene does
+	// not change while it is encoded, and the map does not outlive the encoding.
+	raw := unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(times))), len(times)*4)
+	if acc, ok := e.times[raw]; ok {
 		return acc
 	}
 	off := len(e.bin.b) - start
@@ -105,7 +107,7 @@ func (e *encoder) keyTimes(start int, times []float32) int {
 		ComponentType: gltf.ComponentFloat, Type: gltf.AccessorScalar, Count: len(times),
 		Min: lo, Max: hi,
 	})
-	e.times[string(raw)] = acc
+	e.times[raw] = acc
 	return acc
 }
 

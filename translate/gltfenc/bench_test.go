@@ -7,7 +7,7 @@ var benchGrid = gridScene(500)
 
 func benchmarkEncode(b *testing.B, binary bool) {
 	s := benchGrid
-	b.SetBytes(int64(plannedSize(s)))
+	b.SetBytes(int64(plannedSize(s, Options{Binary: binary})))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Encode(s, Options{Binary: binary}); err != nil {

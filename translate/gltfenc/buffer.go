@@ -75,12 +75,17 @@ func (w *binWriter) u32s(v []uint32) {
 	}
 }
 
-// u32sAsU16 appends uint32 values narrowed to uint16 (the caller has checked they fit).
-func (w *binWriter) u32sAsU16(v []uint32) {
+// u32sAsU16 appends uint32 values narrowed to uint16 and returns the largest value before
+// narrowing, so that the caller can check they fit without another pass.
+func (w *binWriter) u32sAsU16(v []uint32) (largest uint32) {
 	dst := w.grow(len(v) * 2)
+	dst = dst[:len(v)*2]
 	for i, x := range v {
-		binary.LittleEndian.PutUint16(dst[i*2:], uint16(x))
+		largest = max(largest, x)
+		d := dst[i*2 : i*2+2 : i*2+2]
+		d[0], d[1] = byte(x), byte(x>>8)
 	}
+	return largest
 }
 
 // flat2, flat3, flat4 view a slice of small float arrays as one flat float slice. Go lays
@@ -129,19 +134,25 @@ func bounds(flat []float32, width int) (lo, hi []float64) {
 	var mn, mx [16]float32
 	copy(mn[:width], flat[:width])
 	copy(mx[:width], flat[:width])
+	// The common widths keep their running bounds in locals, which the compiler holds in
+	// registers; min and max keep the builtins' rules (a NaN wins, -0 is below 0).
 	switch width {
 	case 1:
+		lo, hi := mn[0], mx[0]
 		for _, v := range flat {
-			mn[0], mx[0] = min(mn[0], v), max(mx[0], v)
+			lo, hi = min(lo, v), max(hi, v)
 		}
+		mn[0], mx[0] = lo, hi
 	case 3:
-		a, b := mn[:3:3], mx[:3:3]
-		for i := 0; i+2 < len(flat); i += 3 {
-			x, y, z := flat[i], flat[i+1], flat[i+2]
-			a[0], b[0] = min(a[0], x), max(b[0], x)
-			a[1], b[1] = min(a[1], y), max(b[1], y)
-			a[2], b[2] = min(a[2], z), max(b[2], z)
+		lx, ly, lz, hx, hy, hz := mn[0], mn[1], mn[2], mx[0], mx[1], mx[2]
+		for len(flat) >= 3 {
+			v := flat[:3:3]
+			lx, hx = min(lx, v[0]), max(hx, v[0])
+			ly, hy = min(ly, v[1]), max(hy, v[1])
+			lz, hz = min(lz, v[2]), max(hz, v[2])
+			flat = flat[3:]
 		}
+		mn[0], mn[1], mn[2], mx[0], mx[1], mx[2] = lx, ly, lz, hx, hy, hz
 	default:
 		for i := 0; i+width <= len(flat); i += width {
 			for c := 0; c < width; c++ {
@@ -162,7 +173,13 @@ func r32(f float32) float64 {
 	if f == 0 {
 		return 0 // also turns -0 into 0
 	}
-	v, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	// A whole number below 2^24 is its own shortest decimal: float32 spacing there is at most
+	// 1, so no shorter decimal reads back as it.
+	if i := int32(f); float32(i) == f && i > -1<<24 && i < 1<<24 {
+		return float64(i)
+	}
+	var buf [32]byte
+	v, err := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], float64(f), 'g', -1, 32)), 64)
 	if err != nil {
 		return float64(f)
 	}

@@ -17,8 +17,13 @@ const weightSlack = 1e-7
 // Per vertex it drops joints with zero weight (joint 0, weight 0), merges repeated joints,
 // and renormalises weights that do not sum to 1.
 func writeInfluences(jdst, wdst [][]byte, joints [][][4]uint16, weights [][][4]float32, small bool) {
-	if influencesClean(joints, weights) {
-		// The common case (decoders produce clean influences): bulk copies, no per-vertex work.
+	if len(joints) == 1 && len(weights) == 1 {
+		// One set, the usual case: check and write the joints in one pass.
+		if writeClean1(jdst[0], wdst[0], joints[0], weights[0], small) {
+			return
+		}
+	} else if influencesClean(joints, weights) {
+		// Decoders mostly produce clean influences: bulk copies, no per-vertex work.
 		for s := range joints {
 			js := flat4u16(joints[s])
 			if small {
@@ -101,6 +106,85 @@ func influencesClean(joints [][][4]uint16, weights [][][4]float32) bool {
 		}
 	}
 	return true
+}
+
+// writeClean1 writes the joints and weights of a mesh with one influence set when every vertex
+// is clean (as influencesClean defines it), checking each vertex as it writes its joints; it
+// returns false, with the regions partly written, at the first vertex that is not, and the
+// caller then writes them all again.
+func writeClean1(jdst, wdst []byte, joints [][4]uint16, weights [][4]float32, small bool) bool {
+	n := len(joints)
+	if len(weights) != n {
+		return false
+	}
+	if small {
+		jdst = jdst[:n*4]
+	} else {
+		jdst = jdst[:n*8]
+	}
+	for v := range joints {
+		j, w := &joints[v], &weights[v]
+		if !quickClean(j, w) && !vertexClean1(j, w) {
+			return false
+		}
+		if small {
+			d := jdst[v*4 : v*4+4 : v*4+4]
+			d[0], d[1], d[2], d[3] = byte(j[0]), byte(j[1]), byte(j[2]), byte(j[3])
+		} else {
+			d := jdst[v*8 : v*8+8 : v*8+8]
+			binary.LittleEndian.PutUint64(d, uint64(j[0])|uint64(j[1])<<16|uint64(j[2])<<32|uint64(j[3])<<48)
+		}
+	}
+	putF32s(wdst, flat4(weights))
+	return true
+}
+
+// quickClean reports whether one vertex is clean by a test that takes few branches, which the
+// usual vertex (weights between +0 and 1 summing to 1, joint 0 in the unused slots) passes. A
+// vertex it rejects may still be clean (a -0 weight, say): vertexClean1 decides those.
+func quickClean(j *[4]uint16, w *[4]float32) bool {
+	u0, u1, u2, u3 := math.Float32bits(w[0]), math.Float32bits(w[1]), math.Float32bits(w[2]), math.Float32bits(w[3])
+	// The bits of +0 … 1 are 0 … 0x3f800000; negatives (-0 too) and NaN have larger ones.
+	if max(u0, u1, u2, u3) > 0x3f800000 {
+		return false
+	}
+	// unused(u) is 1 for a zero weight, 0 for a positive one (u|-u has the top bit set unless
+	// u is 0).
+	unused := func(u uint32) uint32 { return 1 - (u|-u)>>31 }
+	z0, z1, z2, z3 := unused(u0), unused(u1), unused(u2), unused(u3)
+	if uint32(j[0])*z0|uint32(j[1])*z1|uint32(j[2])*z2|uint32(j[3])*z3 != 0 {
+		return false // an unused slot names a joint other than 0
+	}
+	// Keys: the joint for a weighted slot, a value no joint has (one per slot) for an unused
+	// one, so that only a repeated weighted joint makes two keys equal.
+	k0, k1, k2, k3 := uint32(j[0])|z0<<16, uint32(j[1])|z1<<17, uint32(j[2])|z2<<18, uint32(j[3])|z3<<19
+	if k0 == k1 || k0 == k2 || k0 == k3 || k1 == k2 || k1 == k3 || k2 == k3 {
+		return false
+	}
+	// As influencesClean sums the non-zero weights in slot order; the zeros are +0 here and add
+	// nothing.
+	sum := float64(w[0]) + float64(w[1]) + float64(w[2]) + float64(w[3])
+	return math.Abs(sum-1) <= weightSlack
+}
+
+// vertexClean1 is influencesClean for one vertex of a mesh with one influence set.
+func vertexClean1(j *[4]uint16, w *[4]float32) bool {
+	for c := 0; c < 4; c++ {
+		// In [0, 1] (NaN fails), and joint 0 where the weight is 0.
+		if !(w[c] >= 0 && w[c] <= 1) || w[c] == 0 && j[c] != 0 {
+			return false
+		}
+	}
+	// No joint twice among the weighted slots.
+	if w[0] != 0 && (w[1] != 0 && j[0] == j[1] || w[2] != 0 && j[0] == j[2] || w[3] != 0 && j[0] == j[3]) ||
+		w[1] != 0 && (w[2] != 0 && j[1] == j[2] || w[3] != 0 && j[1] == j[3]) ||
+		w[2] != 0 && w[3] != 0 && j[2] == j[3] {
+		return false
+	}
+	// Adding the zero weights (±0) to the sum changes nothing, so all four are added, in slot
+	// order as influencesClean adds the non-zero ones.
+	sum := float64(w[0]) + float64(w[1]) + float64(w[2]) + float64(w[3])
+	return math.Abs(sum-1) <= weightSlack
 }
 
 // sanitizeInfluences repairs one vertex's influences in place.

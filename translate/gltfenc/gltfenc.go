@@ -56,16 +56,33 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 	if s == nil {
 		return nil, errors.New("gltfenc: nil scene")
 	}
-	doc, err := Document(s, opt)
-	if err != nil {
+	// The buffer is scratch memory: write copies it into the output (as base64 text or into the
+	// .glb), so it goes back to the pool once written.
+	bin := getScratch(&binPool, plannedSize(s, opt))
+	e := newEncoder(s, opt, bin)
+	if err := e.build(); err != nil {
+		putScratch(&binPool, e.bin.b, maxPooledBin)
 		return nil, err
 	}
-	return write(doc, opt)
+	out, err = write(e.doc, opt)
+	putScratch(&binPool, e.bin.b, maxPooledBin)
+	return out, err
 }
 
 // Document builds the glTF document for s, with the binary data in doc.Buffers[0].Data
 // (no URI). opt.Binary selects how images will be referenced once textures are decoded.
+// The document and its buffer belong to the caller.
 func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
+	e := newEncoder(s, opt, make([]byte, 0, plannedSize(s, opt)))
+	if err := e.build(); err != nil {
+		return nil, err
+	}
+	return e.doc, nil
+}
+
+// newEncoder starts the document for s, writing binary data into bin (empty, with the capacity
+// plannedSize asks for, its contents irrelevant: every byte is written before it is read).
+func newEncoder(s *scene.Scene, opt Options, bin []byte) *encoder {
 	e := &encoder{s: s, opt: opt, doc: &gltf.Document{
 		Asset: gltf.Asset{
 			Version:   "2.0",
@@ -73,15 +90,13 @@ func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
 			Extras:    assetExtras(s.Source),
 		},
 	}}
-	e.bin.b = make([]byte, 0, plannedSize(s))
-	if err := e.build(); err != nil {
-		return nil, err
-	}
-	return e.doc, nil
+	e.bin.b = bin
+	return e
 }
 
-// write serialises doc with qmuntal/gltf's encoder.
-func write(doc *gltf.Document, opt Options) ([]byte, error) {
+// writeReference serialises doc with qmuntal/gltf's encoder: the reference the fast writer is
+// tested against, and the path for documents it does not support.
+func writeReference(doc *gltf.Document, opt Options) ([]byte, error) {
 	if !opt.Binary && len(doc.Buffers) == 1 && doc.Buffers[0].URI == "" {
 		if out, ok, err := writeSpliced(doc); ok || err != nil {
 			return out, err
@@ -200,10 +215,18 @@ func (e *encoder) build() error {
 	return nil
 }
 
-// plannedSize is the buffer size the scene needs (an upper bound: shared key times may shrink
-// it), so the buffer is allocated once.
-func plannedSize(s *scene.Scene) int {
+// plannedSize is the buffer size the scene needs, an upper bound (shared key times, dropped
+// channels and unused or unloadable textures may shrink it), so that the buffer is never
+// regrown. Every section it counts is a multiple of 4 bytes or padded to one, as written.
+func plannedSize(s *scene.Scene, opt Options) int {
 	n := 0
+	if opt.Binary || opt.EmbedImages {
+		for i := range s.Textures {
+			if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.ImagePath() != "" {
+				n += align4(len(t.Image))
+			}
+		}
+	}
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
 		nv := len(m.Positions)
@@ -695,13 +718,15 @@ func (e *encoder) mesh(i int) error {
 
 	start = len(e.bin.b)
 	ct := gltf.ComponentUint
+	var largest uint32
 	if nv < 65536 {
 		ct = gltf.ComponentUshort
-		e.bin.u32sAsU16(m.Indices)
+		largest = e.bin.u32sAsU16(m.Indices)
 	} else {
 		e.bin.u32s(m.Indices)
+		largest = maxIndex(m.Indices)
 	}
-	if len(m.Indices)%3 != 0 || maxIndex(m.Indices) >= uint32(nv) {
+	if len(m.Indices)%3 != 0 || largest >= uint32(nv) {
 		return fmt.Errorf("gltfenc: mesh %d: %d indices are not triangles over %d vertices", i, len(m.Indices), nv)
 	}
 	iv := e.view(start, gltf.TargetElementArrayBuffer, 0)
@@ -769,10 +794,17 @@ func (e *encoder) influences(i int, attrs gltf.PrimitiveAttributes) error {
 	return nil
 }
 
+// maxIndex returns the largest of ix, 0 for none. Four running maxima let the comparisons of
+// consecutive values overlap (about twice as fast as one).
 func maxIndex(ix []uint32) uint32 {
-	var m uint32
-	for _, x := range ix {
-		m = max(m, x)
+	var m0, m1, m2, m3 uint32
+	for len(ix) >= 4 {
+		v := ix[:4:4]
+		m0, m1, m2, m3 = max(m0, v[0]), max(m1, v[1]), max(m2, v[2]), max(m3, v[3])
+		ix = ix[4:]
 	}
-	return m
+	for _, x := range ix {
+		m0 = max(m0, x)
+	}
+	return max(m0, m1, m2, m3)
 }

@@ -1,0 +1,1132 @@
+package gltfenc
+
+import (
+	"encoding"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/ext/unlit"
+
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// The fast JSON writer below produces, for the documents this package builds, exactly the bytes
+// qmuntal/gltf's encoder produces through encoding/json: the same keys in the same order (struct
+// declaration order, with the buffers first as qmuntal's document wrapper puts them, and the
+// fields that qmuntal's MarshalJSON methods re-declare ahead of the embedded alias), the same
+// omission of empty and default values, encoding/json's number formatting and its string
+// escaping (HTML characters and U+2028/U+2029 included). encoding/json spends most of its time on
+// reflection and on re-compacting the output of qmuntal's MarshalJSON methods; writing the known
+// types directly avoids both. Extras and extensions values, which are open-ended, are written
+// directly when they are of plain types (strings, numbers, maps of any, …) and by encoding/json
+// otherwise. If qmuntal/gltf is ever upgraded, TestFastJSONMatchesQmuntal and the tests beside
+// it tell whether its output changed.
+//
+// fastSupported decides up front whether a document only uses what the writer handles; anything
+// else (cameras, sparse accessors, normal and occlusion textures, morph targets, enum values
+// qmuntal rejects, several buffers, external URIs, nil entries) goes through qmuntal's encoder, as
+// does any document the writer reports an error for (NaN, an extras value encoding/json rejects),
+// so that the output, or the error, is always qmuntal's. TestFastJSONMatchesQmuntal holds the two
+// paths to the same bytes.
+
+// componentTypeCodes and the other tables give the JSON text qmuntal's MarshalJSON methods write
+// for each enum value; a value outside a table is unsupported.
+var (
+	componentTypeCodes = [...]string{
+		gltf.ComponentFloat:  "5126",
+		gltf.ComponentByte:   "5120",
+		gltf.ComponentUbyte:  "5121",
+		gltf.ComponentShort:  "5122",
+		gltf.ComponentUshort: "5123",
+		gltf.ComponentUint:   "5125",
+	}
+	accessorTypeNames = [...]string{
+		gltf.AccessorScalar: `"SCALAR"`,
+		gltf.AccessorVec2:   `"VEC2"`,
+		gltf.AccessorVec3:   `"VEC3"`,
+		gltf.AccessorVec4:   `"VEC4"`,
+		gltf.AccessorMat2:   `"MAT2"`,
+		gltf.AccessorMat3:   `"MAT3"`,
+		gltf.AccessorMat4:   `"MAT4"`,
+	}
+	// The zero value of these enums is their default and is left out (omitempty), so index 0 is
+	// never looked up.
+	alphaModeNames     = [...]string{gltf.AlphaMask: `"MASK"`, gltf.AlphaBlend: `"BLEND"`}
+	interpolationNames = [...]string{gltf.InterpolationStep: `"STEP"`, gltf.InterpolationCubicSpline: `"CUBICSPLINE"`}
+	magFilterCodes     = [...]string{gltf.MagLinear: "9729", gltf.MagNearest: "9728"}
+	minFilterCodes     = [...]string{
+		gltf.MinLinear:               "9729",
+		gltf.MinNearestMipMapLinear:  "9986",
+		gltf.MinNearest:              "9728",
+		gltf.MinNearestMipMapNearest: "9984",
+		gltf.MinLinearMipMapNearest:  "9985",
+		gltf.MinLinearMipMapLinear:   "9987",
+	}
+	wrapCodes = [...]string{gltf.WrapClampToEdge: "33071", gltf.WrapMirroredRepeat: "33648"}
+)
+
+// fastSupported reports whether the fast writer can write doc exactly as qmuntal/gltf would.
+// It is checked before writing so that unsupported documents are never half handled.
+func fastSupported(doc *gltf.Document) bool {
+	if doc == nil || len(doc.Cameras) > 0 || len(doc.Buffers) > 1 {
+		return false
+	}
+	for _, b := range doc.Buffers {
+		// A URI would make qmuntal validate it and maybe write a file; a negative length would
+		// make its .glb writer panic.
+		if b == nil || b.URI != "" || b.ByteLength < 0 {
+			return false
+		}
+	}
+	for _, a := range doc.Accessors {
+		if a == nil || a.Sparse != nil || int(a.ComponentType) >= len(componentTypeCodes) || int(a.Type) >= len(accessorTypeNames) {
+			return false
+		}
+	}
+	for _, a := range doc.Animations {
+		if a == nil {
+			return false
+		}
+		for _, c := range a.Channels {
+			if c == nil {
+				return false
+			}
+		}
+		for _, s := range a.Samplers {
+			if s == nil || int(s.Interpolation) >= len(interpolationNames) {
+				return false
+			}
+		}
+	}
+	for _, v := range doc.BufferViews {
+		if v == nil {
+			return false
+		}
+	}
+	for _, im := range doc.Images {
+		if im == nil {
+			return false
+		}
+	}
+	for _, m := range doc.Materials {
+		if m == nil || m.NormalTexture != nil || m.OcclusionTexture != nil || int(m.AlphaMode) >= len(alphaModeNames) {
+			return false
+		}
+		// qmuntal refuses a cutoff on an opaque material.
+		if m.AlphaCutoff != nil && *m.AlphaCutoff != 0.5 && m.AlphaMode == gltf.AlphaOpaque {
+			return false
+		}
+	}
+	for _, m := range doc.Meshes {
+		if m == nil {
+			return false
+		}
+		for _, p := range m.Primitives {
+			if p == nil || p.Mode != gltf.PrimitiveTriangles || len(p.Targets) > 0 {
+				return false
+			}
+		}
+	}
+	for _, n := range doc.Nodes {
+		if n == nil {
+			return false
+		}
+		// qmuntal refuses a matrix together with TRS properties.
+		if hasMatrix(n) && (hasRotation(n) || hasScale(n) || hasTranslation(n)) {
+			return false
+		}
+	}
+	for _, s := range doc.Samplers {
+		if s == nil || int(s.MagFilter) >= len(magFilterCodes) || int(s.MinFilter) >= len(minFilterCodes) ||
+			int(s.WrapS) >= len(wrapCodes) || int(s.WrapT) >= len(wrapCodes) {
+			return false
+		}
+	}
+	for _, s := range doc.Scenes {
+		if s == nil {
+			return false
+		}
+	}
+	for _, s := range doc.Skins {
+		if s == nil {
+			return false
+		}
+	}
+	for _, t := range doc.Textures {
+		if t == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// hasMatrix and the three below are qmuntal's tests for writing a node's transform: a value equal
+// to the default, or all zeros (read as unset), is left out.
+func hasMatrix(n *gltf.Node) bool {
+	return n.Matrix != gltf.DefaultMatrix && n.Matrix != [16]float64{}
+}
+
+func hasRotation(n *gltf.Node) bool {
+	return n.Rotation != gltf.DefaultRotation && n.Rotation != [4]float64{}
+}
+
+func hasScale(n *gltf.Node) bool {
+	return n.Scale != gltf.DefaultScale && n.Scale != [3]float64{}
+}
+
+func hasTranslation(n *gltf.Node) bool {
+	return n.Translation != gltf.DefaultTranslation
+}
+
+// errUnencodable stops the fast writer at a value it cannot write (NaN or ±Inf, which
+// encoding/json refuses); the caller then lets qmuntal's encoder report the error.
+var errUnencodable = errors.New("gltfenc: value not encodable as JSON")
+
+// jsonWriter writes a document's JSON text. Its methods take the text so far and return it
+// extended, strconv.Append style: the slice stays in registers and local variables, where
+// appending to a slice field would cost a GC write barrier per append. The first error sticks;
+// writing goes on but the result is thrown away.
+type jsonWriter struct {
+	err error
+	// std encodes the extras and extensions values that anyValue leaves to encoding/json;
+	// created on first use.
+	std *stdJSON
+}
+
+// stdJSON runs encoding/json's Encoder into a byte slice.
+type stdJSON struct {
+	b   []byte
+	enc *json.Encoder
+}
+
+// Write appends p to the slice, for the Encoder.
+func (s *stdJSON) Write(p []byte) (int, error) {
+	s.b = append(s.b, p...)
+	return len(p), nil
+}
+
+// appendDocument appends doc's JSON text to dst, as qmuntal/gltf writes it for a .glb (binary)
+// or a .gltf. For a .gltf whose buffer is embedded, the data URI's base64 text is left out and
+// uriAt is where it belongs (the text before uriAt ends with the URI's prefix); otherwise uriAt
+// is -1. The caller has checked fastSupported(doc).
+func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, uriAt int, err error) {
+	var w jsonWriter
+	b := dst
+	uriAt = -1
+	b = append(b, '{')
+	first := true
+	if len(doc.Buffers) > 0 {
+		b = w.key(b, &first, `"buffers":[`)
+		buf := doc.Buffers[0]
+		b = append(b, '{')
+		f := true
+		b = w.common(b, &f, buf.Extensions, buf.Extras, buf.Name)
+		// qmuntal embeds a buffer without URI as a data URI holding all of Data, except the
+		// first buffer of a .glb, which becomes the BIN chunk.
+		if !binary && len(buf.Data) > 0 {
+			b = w.key(b, &f, `"uri":"`+dataURIPrefix)
+			uriAt = len(b)
+			b = append(b, '"')
+		}
+		b = w.key(b, &f, `"byteLength":`)
+		b = w.int(b, buf.ByteLength)
+		b = append(b, "}]"...)
+	}
+	if len(doc.Extensions) > 0 {
+		b = w.key(b, &first, `"extensions":`)
+		b = w.value(b, doc.Extensions)
+	}
+	if doc.Extras != nil {
+		b = w.key(b, &first, `"extras":`)
+		b = w.value(b, doc.Extras)
+	}
+	if len(doc.ExtensionsUsed) > 0 {
+		b = w.key(b, &first, `"extensionsUsed":`)
+		b = w.strings(b, doc.ExtensionsUsed)
+	}
+	if len(doc.ExtensionsRequired) > 0 {
+		b = w.key(b, &first, `"extensionsRequired":`)
+		b = w.strings(b, doc.ExtensionsRequired)
+	}
+	if len(doc.Accessors) > 0 {
+		b = w.key(b, &first, `"accessors":`)
+		b = append(b, '[')
+		for i, a := range doc.Accessors {
+			b = w.comma(b, i)
+			b = w.accessor(b, a)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Animations) > 0 {
+		b = w.key(b, &first, `"animations":`)
+		b = append(b, '[')
+		for i, a := range doc.Animations {
+			b = w.comma(b, i)
+			b = w.animation(b, a)
+		}
+		b = append(b, ']')
+	}
+	b = w.key(b, &first, `"asset":`)
+	b = w.asset(b, &doc.Asset)
+	if len(doc.BufferViews) > 0 {
+		b = w.key(b, &first, `"bufferViews":`)
+		b = append(b, '[')
+		for i, v := range doc.BufferViews {
+			b = w.comma(b, i)
+			b = w.bufferView(b, v)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Images) > 0 {
+		b = w.key(b, &first, `"images":`)
+		b = append(b, '[')
+		for i, im := range doc.Images {
+			b = w.comma(b, i)
+			b = w.image(b, im)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Materials) > 0 {
+		b = w.key(b, &first, `"materials":`)
+		b = append(b, '[')
+		for i, m := range doc.Materials {
+			b = w.comma(b, i)
+			b = w.material(b, m)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Meshes) > 0 {
+		b = w.key(b, &first, `"meshes":`)
+		b = append(b, '[')
+		for i, m := range doc.Meshes {
+			b = w.comma(b, i)
+			b = w.mesh(b, m)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Nodes) > 0 {
+		b = w.key(b, &first, `"nodes":`)
+		b = append(b, '[')
+		for i, n := range doc.Nodes {
+			b = w.comma(b, i)
+			b = w.node(b, n)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Samplers) > 0 {
+		b = w.key(b, &first, `"samplers":`)
+		b = append(b, '[')
+		for i, s := range doc.Samplers {
+			b = w.comma(b, i)
+			b = w.sampler(b, s)
+		}
+		b = append(b, ']')
+	}
+	if doc.Scene != nil {
+		b = w.key(b, &first, `"scene":`)
+		b = w.int(b, *doc.Scene)
+	}
+	if len(doc.Scenes) > 0 {
+		b = w.key(b, &first, `"scenes":`)
+		b = append(b, '[')
+		for i, s := range doc.Scenes {
+			b = w.comma(b, i)
+			b = append(b, '{')
+			f := true
+			b = w.common(b, &f, s.Extensions, s.Extras, s.Name)
+			if len(s.Nodes) > 0 {
+				b = w.key(b, &f, `"nodes":`)
+				b = w.ints(b, s.Nodes)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Skins) > 0 {
+		b = w.key(b, &first, `"skins":`)
+		b = append(b, '[')
+		for i, s := range doc.Skins {
+			b = w.comma(b, i)
+			b = w.skin(b, s)
+		}
+		b = append(b, ']')
+	}
+	if len(doc.Textures) > 0 {
+		b = w.key(b, &first, `"textures":`)
+		b = append(b, '[')
+		for i, t := range doc.Textures {
+			b = w.comma(b, i)
+			b = append(b, '{')
+			f := true
+			b = w.common(b, &f, t.Extensions, t.Extras, t.Name)
+			b = w.optIndex(b, &f, `"sampler":`, t.Sampler)
+			b = w.optIndex(b, &f, `"source":`, t.Source)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	if w.err != nil {
+		return dst, -1, w.err
+	}
+	return b, uriAt, nil
+}
+
+// key starts an object member: a comma unless it is the object's first, then the quoted name
+// and colon given in k.
+func (w *jsonWriter) key(b []byte, first *bool, k string) []byte {
+	if !*first {
+		b = append(b, ',')
+	}
+	*first = false
+	return append(b, k...)
+}
+
+// comma separates array element i from the one before.
+func (w *jsonWriter) comma(b []byte, i int) []byte {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	return b
+}
+
+// common writes the extensions, extras and name members that most glTF objects start with.
+func (w *jsonWriter) common(b []byte, first *bool, ext gltf.Extensions, extras any, name string) []byte {
+	if len(ext) > 0 {
+		b = w.key(b, first, `"extensions":`)
+		b = w.value(b, ext)
+	}
+	if extras != nil {
+		b = w.key(b, first, `"extras":`)
+		b = w.value(b, extras)
+	}
+	if name != "" {
+		b = w.key(b, first, `"name":`)
+		b = appendJSONString(b, name)
+	}
+	return b
+}
+
+// optIndex writes an optional index member.
+func (w *jsonWriter) optIndex(b []byte, first *bool, k string, p *int) []byte {
+	if p != nil {
+		b = w.key(b, first, k)
+		b = w.int(b, *p)
+	}
+	return b
+}
+
+// optInt writes an int member left out when zero.
+func (w *jsonWriter) optInt(b []byte, first *bool, k string, v int) []byte {
+	if v != 0 {
+		b = w.key(b, first, k)
+		b = w.int(b, v)
+	}
+	return b
+}
+
+func (w *jsonWriter) int(b []byte, v int) []byte {
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+func (w *jsonWriter) ints(b []byte, v []int) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range v {
+		b = w.comma(b, i)
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+func (w *jsonWriter) float(b []byte, f float64) []byte {
+	var ok bool
+	if b, ok = appendJSONFloat(b, f, 64); !ok {
+		w.err = errUnencodable
+	}
+	return b
+}
+
+// float32 writes f as encoding/json writes a float32.
+func (w *jsonWriter) float32(b []byte, f float32) []byte {
+	var ok bool
+	if b, ok = appendJSONFloat(b, float64(f), 32); !ok {
+		w.err = errUnencodable
+	}
+	return b
+}
+
+func (w *jsonWriter) float32s(b []byte, v []float32) []byte {
+	b = append(b, '[')
+	for i, f := range v {
+		b = w.comma(b, i)
+		b = w.float32(b, f)
+	}
+	return append(b, ']')
+}
+
+func (w *jsonWriter) floats(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, f := range v {
+		b = w.comma(b, i)
+		b = w.float(b, f)
+	}
+	return append(b, ']')
+}
+
+func (w *jsonWriter) strings(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, s := range v {
+		b = w.comma(b, i)
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+// value writes an extras or extensions value: open-ended data (any, maps of any), written
+// directly where anyValue knows the type and by encoding/json otherwise, as qmuntal does.
+func (w *jsonWriter) value(b []byte, v any) []byte {
+	return w.anyValue(b, v, 0)
+}
+
+// maxDirectDepth is how deep anyValue recurses into nested maps and slices before handing the
+// rest to encoding/json, whose cycle detection then reports a value that contains itself.
+const maxDirectDepth = 32
+
+// anyValue writes v as encoding/json would. The dynamic types decoders put into extras — plain
+// strings, booleans and numbers, slices and small arrays of them, maps from string to any —
+// have no methods, so encoding/json's rules for them are fixed and short; every other type
+// (named types may have MarshalJSON or MarshalText methods) goes to encoding/json.
+func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
+	if depth > maxDirectDepth {
+		return w.stdValue(b, v)
+	}
+	switch x := v.(type) {
+	case nil:
+		b = append(b, "null"...)
+	case string:
+		b = appendJSONString(b, x)
+	case bool:
+		b = strconv.AppendBool(b, x)
+	case int:
+		b = strconv.AppendInt(b, int64(x), 10)
+	case int8:
+		b = strconv.AppendInt(b, int64(x), 10)
+	case int16:
+		b = strconv.AppendInt(b, int64(x), 10)
+	case int32:
+		b = strconv.AppendInt(b, int64(x), 10)
+	case int64:
+		b = strconv.AppendInt(b, x, 10)
+	case uint:
+		b = strconv.AppendUint(b, uint64(x), 10)
+	case uint8:
+		b = strconv.AppendUint(b, uint64(x), 10)
+	case uint16:
+		b = strconv.AppendUint(b, uint64(x), 10)
+	case uint32:
+		b = strconv.AppendUint(b, uint64(x), 10)
+	case uint64:
+		b = strconv.AppendUint(b, x, 10)
+	case float64:
+		b = w.float(b, x)
+	case float32:
+		b = w.float32(b, x)
+	case []string:
+		if x == nil {
+			b = append(b, "null"...)
+		} else {
+			b = w.strings(b, x)
+		}
+	case []int:
+		b = w.ints(b, x)
+	case []int32:
+		if x == nil {
+			b = append(b, "null"...)
+			break
+		}
+		b = append(b, '[')
+		for i, n := range x {
+			b = w.comma(b, i)
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		b = append(b, ']')
+	case []float64:
+		if x == nil {
+			b = append(b, "null"...)
+		} else {
+			b = w.floats(b, x)
+		}
+	case []float32:
+		if x == nil {
+			b = append(b, "null"...)
+		} else {
+			b = w.float32s(b, x)
+		}
+	case [2]float32:
+		b = w.float32s(b, x[:])
+	case [3]float32:
+		b = w.float32s(b, x[:])
+	case [4]float32:
+		b = w.float32s(b, x[:])
+	case []any:
+		if x == nil {
+			b = append(b, "null"...)
+			break
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			b = w.comma(b, i)
+			b = w.anyValue(b, e, depth+1)
+		}
+		b = append(b, ']')
+	case map[string]any:
+		b = w.mapValue(b, x, depth)
+	case scene.Extras:
+		if !plainMaps {
+			b = w.stdValue(b, v)
+			break
+		}
+		b = w.mapValue(b, x, depth)
+	case gltf.Extensions:
+		if !plainMaps {
+			b = w.stdValue(b, v)
+			break
+		}
+		b = w.mapValue(b, x, depth)
+	case unlit.Unlit:
+		if !plainMaps {
+			b = w.stdValue(b, v)
+			break
+		}
+		b = w.mapValue(b, x, depth)
+	case []scene.Extras:
+		if !plainMaps || x == nil {
+			b = w.stdValue(b, v) // encoding/json writes null for nil
+			break
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			b = w.comma(b, i)
+			b = w.mapValue(b, e, depth+1)
+		}
+		b = append(b, ']')
+	default:
+		b = w.stdValue(b, v)
+	}
+	return b
+}
+
+// plainMaps is true when the named map types anyValue writes directly have no method that
+// would make encoding/json write them differently from a map[string]any (a value in an
+// interface is not addressable, so only value-receiver methods count).
+var plainMaps = func() bool {
+	for _, v := range []any{scene.Extras{}, gltf.Extensions{}, unlit.Unlit{}} {
+		_, m := v.(json.Marshaler)
+		_, t := v.(encoding.TextMarshaler)
+		if m || t {
+			return false
+		}
+	}
+	return true
+}()
+
+// mapValue writes m as encoding/json writes a map with string keys: null when nil, else the
+// members sorted by key.
+func (w *jsonWriter) mapValue(b []byte, m map[string]any, depth int) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var keyBuf [16]string
+	keys := keyBuf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		b = w.comma(b, i)
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = w.anyValue(b, m[k], depth+1)
+	}
+	return append(b, '}')
+}
+
+// stdValue writes v with encoding/json (a json.Encoder escapes HTML as json.Marshal does and
+// writes the same text plus a newline).
+func (w *jsonWriter) stdValue(b []byte, v any) []byte {
+	if w.err != nil {
+		return b
+	}
+	if w.std == nil {
+		w.std = &stdJSON{}
+		w.std.enc = json.NewEncoder(w.std)
+	}
+	s := w.std
+	n := len(b)
+	s.b = b
+	err := s.enc.Encode(v)
+	b, s.b = s.b, nil
+	switch {
+	case err != nil:
+		w.err = err
+	case len(b) == n || b[len(b)-1] != '\n':
+		w.err = errors.New("gltfenc: encoding/json wrote no newline")
+	default:
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func (w *jsonWriter) asset(b []byte, a *gltf.Asset) []byte {
+	b = append(b, '{')
+	f := true
+	if len(a.Extensions) > 0 {
+		b = w.key(b, &f, `"extensions":`)
+		b = w.value(b, a.Extensions)
+	}
+	if a.Extras != nil {
+		b = w.key(b, &f, `"extras":`)
+		b = w.value(b, a.Extras)
+	}
+	if a.Copyright != "" {
+		b = w.key(b, &f, `"copyright":`)
+		b = appendJSONString(b, a.Copyright)
+	}
+	if a.Generator != "" {
+		b = w.key(b, &f, `"generator":`)
+		b = appendJSONString(b, a.Generator)
+	}
+	b = w.key(b, &f, `"version":`)
+	if a.Version == "" {
+		b = append(b, `"2.0"`...) // qmuntal's default
+	} else {
+		b = appendJSONString(b, a.Version)
+	}
+	if a.MinVersion != "" {
+		b = w.key(b, &f, `"minVersion":`)
+		b = appendJSONString(b, a.MinVersion)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) accessor(b []byte, a *gltf.Accessor) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, a.Extensions, a.Extras, a.Name)
+	b = w.optIndex(b, &f, `"bufferView":`, a.BufferView)
+	b = w.optInt(b, &f, `"byteOffset":`, a.ByteOffset)
+	b = w.key(b, &f, `"componentType":`)
+	b = append(b, componentTypeCodes[a.ComponentType]...)
+	if a.Normalized {
+		b = w.key(b, &f, `"normalized":true`)
+	}
+	b = w.key(b, &f, `"count":`)
+	b = w.int(b, a.Count)
+	b = w.key(b, &f, `"type":`)
+	b = append(b, accessorTypeNames[a.Type]...)
+	if len(a.Max) > 0 {
+		b = w.key(b, &f, `"max":`)
+		b = w.floats(b, a.Max)
+	}
+	if len(a.Min) > 0 {
+		b = w.key(b, &f, `"min":`)
+		b = w.floats(b, a.Min)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) animation(b []byte, a *gltf.Animation) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, a.Extensions, a.Extras, a.Name)
+	b = w.key(b, &f, `"channels":`)
+	if a.Channels == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, c := range a.Channels {
+			b = w.comma(b, i)
+			b = append(b, '{')
+			cf := true
+			b = w.common(b, &cf, c.Extensions, c.Extras, "")
+			b = w.key(b, &cf, `"sampler":`)
+			b = w.int(b, c.Sampler)
+			b = w.key(b, &cf, `"target":{`)
+			t := &c.Target
+			tf := true
+			b = w.common(b, &tf, t.Extensions, t.Extras, "")
+			b = w.optIndex(b, &tf, `"node":`, t.Node)
+			b = w.key(b, &tf, `"path":`)
+			b = appendJSONString(b, string(t.Path))
+			b = append(b, "}}"...)
+		}
+		b = append(b, ']')
+	}
+	b = w.key(b, &f, `"samplers":`)
+	if a.Samplers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, s := range a.Samplers {
+			b = w.comma(b, i)
+			b = append(b, '{')
+			sf := true
+			b = w.common(b, &sf, s.Extensions, s.Extras, "")
+			b = w.key(b, &sf, `"input":`)
+			b = w.int(b, s.Input)
+			if s.Interpolation != gltf.InterpolationLinear {
+				b = w.key(b, &sf, `"interpolation":`)
+				b = append(b, interpolationNames[s.Interpolation]...)
+			}
+			b = w.key(b, &sf, `"output":`)
+			b = w.int(b, s.Output)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) bufferView(b []byte, v *gltf.BufferView) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, v.Extensions, v.Extras, "")
+	b = w.key(b, &f, `"buffer":`)
+	b = w.int(b, v.Buffer)
+	b = w.optInt(b, &f, `"byteOffset":`, v.ByteOffset)
+	b = w.key(b, &f, `"byteLength":`)
+	b = w.int(b, v.ByteLength)
+	b = w.optInt(b, &f, `"byteStride":`, v.ByteStride)
+	b = w.optInt(b, &f, `"target":`, int(v.Target))
+	if v.Name != "" {
+		b = w.key(b, &f, `"name":`)
+		b = appendJSONString(b, v.Name)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) image(b []byte, im *gltf.Image) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, im.Extensions, im.Extras, im.Name)
+	if im.URI != "" {
+		b = w.key(b, &f, `"uri":`)
+		b = appendJSONString(b, im.URI)
+	}
+	if im.MimeType != "" {
+		b = w.key(b, &f, `"mimeType":`)
+		b = appendJSONString(b, im.MimeType)
+	}
+	b = w.optIndex(b, &f, `"bufferView":`, im.BufferView)
+	return append(b, '}')
+}
+
+// material follows qmuntal's Material.MarshalJSON: emissiveFactor and alphaCutoff come first
+// (its wrapper declares them ahead of the embedded fields), each left out at its default.
+func (w *jsonWriter) material(b []byte, m *gltf.Material) []byte {
+	b = append(b, '{')
+	f := true
+	if m.EmissiveFactor != [3]float64{} {
+		b = w.key(b, &f, `"emissiveFactor":`)
+		b = w.floats(b, m.EmissiveFactor[:])
+	}
+	if m.AlphaCutoff != nil && *m.AlphaCutoff != 0.5 {
+		b = w.key(b, &f, `"alphaCutoff":`)
+		b = w.float(b, *m.AlphaCutoff)
+	}
+	b = w.common(b, &f, m.Extensions, m.Extras, m.Name)
+	if p := m.PBRMetallicRoughness; p != nil {
+		b = w.key(b, &f, `"pbrMetallicRoughness":`)
+		b = w.pbr(b, p)
+	}
+	if m.EmissiveTexture != nil {
+		b = w.key(b, &f, `"emissiveTexture":`)
+		b = w.textureInfo(b, m.EmissiveTexture)
+	}
+	if m.AlphaMode != gltf.AlphaOpaque {
+		b = w.key(b, &f, `"alphaMode":`)
+		b = append(b, alphaModeNames[m.AlphaMode]...)
+	}
+	if m.DoubleSided {
+		b = w.key(b, &f, `"doubleSided":true`)
+	}
+	return append(b, '}')
+}
+
+// pbr follows qmuntal's PBRMetallicRoughness.MarshalJSON, which leaves out factors equal to
+// their defaults.
+func (w *jsonWriter) pbr(b []byte, p *gltf.PBRMetallicRoughness) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, p.Extensions, p.Extras, "")
+	if p.BaseColorFactor != nil && *p.BaseColorFactor != [4]float64{1, 1, 1, 1} {
+		b = w.key(b, &f, `"baseColorFactor":`)
+		b = w.floats(b, p.BaseColorFactor[:])
+	}
+	if p.BaseColorTexture != nil {
+		b = w.key(b, &f, `"baseColorTexture":`)
+		b = w.textureInfo(b, p.BaseColorTexture)
+	}
+	if p.MetallicFactor != nil && *p.MetallicFactor != 1 {
+		b = w.key(b, &f, `"metallicFactor":`)
+		b = w.float(b, *p.MetallicFactor)
+	}
+	if p.RoughnessFactor != nil && *p.RoughnessFactor != 1 {
+		b = w.key(b, &f, `"roughnessFactor":`)
+		b = w.float(b, *p.RoughnessFactor)
+	}
+	if p.MetallicRoughnessTexture != nil {
+		b = w.key(b, &f, `"metallicRoughnessTexture":`)
+		b = w.textureInfo(b, p.MetallicRoughnessTexture)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) textureInfo(b []byte, t *gltf.TextureInfo) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, t.Extensions, t.Extras, "")
+	b = w.key(b, &f, `"index":`)
+	b = w.int(b, t.Index)
+	b = w.optInt(b, &f, `"texCoord":`, t.TexCoord)
+	return append(b, '}')
+}
+
+func (w *jsonWriter) mesh(b []byte, m *gltf.Mesh) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, m.Extensions, m.Extras, m.Name)
+	b = w.key(b, &f, `"primitives":`)
+	if m.Primitives == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range m.Primitives {
+			b = w.comma(b, i)
+			b = w.primitive(b, p)
+		}
+		b = append(b, ']')
+	}
+	if len(m.Weights) > 0 {
+		b = w.key(b, &f, `"weights":`)
+		b = w.floats(b, m.Weights)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) primitive(b []byte, p *gltf.Primitive) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, p.Extensions, p.Extras, "")
+	b = w.key(b, &f, `"attributes":`)
+	b = w.attributes(b, p.Attributes)
+	b = w.optIndex(b, &f, `"indices":`, p.Indices)
+	b = w.optIndex(b, &f, `"material":`, p.Material)
+	return append(b, '}')
+}
+
+// attributes writes the map with its keys sorted, as encoding/json does.
+func (w *jsonWriter) attributes(b []byte, m gltf.PrimitiveAttributes) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var keyBuf [16]string
+	keys := keyBuf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		b = w.comma(b, i)
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = w.int(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// node follows qmuntal's Node.MarshalJSON: the transform members come first (its wrapper
+// declares them ahead of the embedded fields), each left out at its default.
+func (w *jsonWriter) node(b []byte, n *gltf.Node) []byte {
+	b = append(b, '{')
+	f := true
+	if hasMatrix(n) {
+		b = w.key(b, &f, `"matrix":`)
+		b = w.floats(b, n.Matrix[:])
+	}
+	if hasRotation(n) {
+		b = w.key(b, &f, `"rotation":`)
+		b = w.floats(b, n.Rotation[:])
+	}
+	if hasScale(n) {
+		b = w.key(b, &f, `"scale":`)
+		b = w.floats(b, n.Scale[:])
+	}
+	if hasTranslation(n) {
+		b = w.key(b, &f, `"translation":`)
+		b = w.floats(b, n.Translation[:])
+	}
+	b = w.common(b, &f, n.Extensions, n.Extras, n.Name)
+	b = w.optIndex(b, &f, `"camera":`, n.Camera)
+	if len(n.Children) > 0 {
+		b = w.key(b, &f, `"children":`)
+		b = w.ints(b, n.Children)
+	}
+	b = w.optIndex(b, &f, `"skin":`, n.Skin)
+	b = w.optIndex(b, &f, `"mesh":`, n.Mesh)
+	if len(n.Weights) > 0 {
+		b = w.key(b, &f, `"weights":`)
+		b = w.floats(b, n.Weights)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) sampler(b []byte, s *gltf.Sampler) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, s.Extensions, s.Extras, s.Name)
+	if s.MagFilter != gltf.MagUndefined {
+		b = w.key(b, &f, `"magFilter":`)
+		b = append(b, magFilterCodes[s.MagFilter]...)
+	}
+	if s.MinFilter != gltf.MinUndefined {
+		b = w.key(b, &f, `"minFilter":`)
+		b = append(b, minFilterCodes[s.MinFilter]...)
+	}
+	if s.WrapS != gltf.WrapRepeat {
+		b = w.key(b, &f, `"wrapS":`)
+		b = append(b, wrapCodes[s.WrapS]...)
+	}
+	if s.WrapT != gltf.WrapRepeat {
+		b = w.key(b, &f, `"wrapT":`)
+		b = append(b, wrapCodes[s.WrapT]...)
+	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) skin(b []byte, s *gltf.Skin) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, s.Extensions, s.Extras, s.Name)
+	b = w.optIndex(b, &f, `"inverseBindMatrices":`, s.InverseBindMatrices)
+	b = w.optIndex(b, &f, `"skeleton":`, s.Skeleton)
+	b = w.key(b, &f, `"joints":`)
+	b = w.ints(b, s.Joints)
+	return append(b, '}')
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64 (bits 64) or a float32 (bits 32,
+// f holding the float32's value): the shortest decimal that reads back as the same value, in
+// plain notation unless the magnitude is below 1e-6 or at least 1e21, where it takes an exponent
+// without leading zeros ("1e-7", "1e+21"). ok is false for NaN and ±Inf, which JSON cannot hold.
+func appendJSONFloat(b []byte, f float64, bits int) ([]byte, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, false
+	}
+	// Whole numbers well inside the exactly representable range print as their digits; the
+	// sign test keeps -0 on the slow path, where it prints as "-0".
+	limit := float64(1 << 24)
+	if bits == 64 {
+		limit = 1e15
+	}
+	if i := int64(f); float64(i) == f && f > -limit && f < limit && (i != 0 || !math.Signbit(f)) {
+		return strconv.AppendInt(b, i, 10), true
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	// The cutoffs are compared at the value's own precision: a float32 just under 1e21 as a
+	// float64 may be float32(1e21) itself.
+	if abs != 0 && (bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
+		format = 'e'
+	}
+	n := len(b)
+	b = strconv.AppendFloat(b, f, format, -1, bits)
+	if format == 'e' {
+		// strconv pads the exponent to two digits ("e-07"); JavaScript and encoding/json don't.
+		if e := b[n:]; len(e) >= 4 && e[len(e)-4] == 'e' && e[len(e)-3] == '-' && e[len(e)-2] == '0' {
+			e[len(e)-2] = e[len(e)-1]
+			b = b[:len(b)-1]
+		}
+	}
+	return b, true
+}
+
+// hexDigits are the digits of \u escapes, lower case as encoding/json writes them.
+const hexDigits = "0123456789abcdef"
+
+// jsonPlain marks the ASCII bytes that appear in a JSON string as themselves under
+// encoding/json's default (HTML-escaping) rules: printable characters other than ", \, <, > and &.
+var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = true
+	}
+	for _, c := range `"\<>&` {
+		t[c] = false
+	}
+	return t
+}()
+
+// appendJSONString appends s as a quoted JSON string escaped as encoding/json escapes it by
+// default: ", \ and the control characters \b \f \n \r \t by their short escapes, other control
+// characters and < > & as \u00XX, U+2028 and U+2029 as \u2028 and \u2029, and each byte of
+// invalid UTF-8 as \ufffd.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0 // s[start:i] is still to be copied
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonPlain[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			// Valid JSON, but not valid JavaScript before ES2019.
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

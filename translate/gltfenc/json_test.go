@@ -1,0 +1,770 @@
+package gltfenc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/ext/unlit"
+
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// qmuntalBytes is the reference: what qmuntal/gltf's own encoder writes for doc.
+func qmuntalBytes(doc *gltf.Document, binary bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := gltf.NewEncoder(&b)
+	enc.AsBinary = binary
+	err := enc.Encode(doc)
+	return b.Bytes(), err
+}
+
+// checkFast requires the fast writer to take doc and to give qmuntal's bytes, in both containers.
+func checkFast(t *testing.T, name string, doc *gltf.Document) {
+	t.Helper()
+	for _, binary := range []bool{false, true} {
+		want, err := qmuntalBytes(doc, binary)
+		if err != nil {
+			t.Fatalf("%s binary=%v: qmuntal: %v", name, binary, err)
+		}
+		got, ok := writeFast(doc, binary)
+		if !ok {
+			t.Fatalf("%s binary=%v: the fast writer refused the document", name, binary)
+		}
+		if !bytes.Equal(got, want) {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("%s binary=%v: fast output differs from qmuntal's at byte %d of %d/%d:\nfast:    %q\nqmuntal: %q",
+				name, binary, i, len(got), len(want), excerpt(got, i), excerpt(want, i))
+		}
+		// write, the path Encode takes, gives the same.
+		if w, err := write(doc, Options{Binary: binary}); err != nil || !bytes.Equal(w, want) {
+			t.Fatalf("%s binary=%v: write differs from qmuntal (%v)", name, binary, err)
+		}
+	}
+}
+
+func excerpt(b []byte, at int) []byte {
+	return b[max(at-60, 0):min(at+60, len(b))]
+}
+
+// withImages returns variants of s whose resolved textures carry image bytes, so that .glb and
+// EmbedImages put them into the buffer.
+func withImages(t *testing.T, s *scene.Scene) *scene.Scene {
+	for i := range s.Textures {
+		tx := &s.Textures[i]
+		if tx.Resolved == "" {
+			tx.Resolved = fmt.Sprintf("Textures/T%d.blp", i)
+		}
+		img := tinyPNG(t)
+		tx.Image, tx.MIME = append(img, make([]byte, i+1)...), "image/png" // odd lengths need padding
+	}
+	return s
+}
+
+// TestFastJSONMatchesQmuntal holds the fast writer to qmuntal's bytes on every test scene, with
+// and without embedded images, in both containers.
+func TestFastJSONMatchesQmuntal(t *testing.T) {
+	for _, tc := range testScenes() {
+		for _, opt := range []Options{{}, {Binary: true}, {EmbedImages: true}} {
+			doc, err := Document(tc.s, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFast(t, fmt.Sprintf("%s %+v", tc.name, opt), doc)
+		}
+		s := withImages(t, tc.s)
+		for _, opt := range []Options{{Binary: true}, {EmbedImages: true}, {}} {
+			doc, err := Document(s, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFast(t, fmt.Sprintf("%s with images %+v", tc.name, opt), doc)
+		}
+	}
+}
+
+// awkward holds strings that need every kind of escaping.
+var awkward = []string{
+	"", "plain", `quote " and backslash \ `, "<script>&amp;</script>", "tab\tnewline\nreturn\rbs\bff\f",
+	"\x00\x01\x1f\x7f", "line\u2028para\u2029", "bad \xff utf8 \xc3", "naïve 日本語 🎉", "data:application/octet-stream;base64,",
+}
+
+// awkwardFloats covers the formatting rules: exponents at both cutoffs, negative zero,
+// subnormals, whole numbers past the fast path, float32-rounded values.
+var awkwardFloats = []float64{
+	0, math.Copysign(0, -1), 1, -1, 0.5, 0.1, 1.0 / 3, 1e-6, 9.99999e-7, 1e-7, -1e-7, 1.5e-10, 1e20, 1e21,
+	-1e21, 123456789012345678, 1e15, 1e15 - 1, -1e15, 1 << 53, 5e-324, math.SmallestNonzeroFloat64 * 7,
+	2.2250738585072014e-308, math.MaxFloat64, -math.MaxFloat64, r32(0.1), r32(1e-7), r32(3e38), r32(-1.5e-45),
+	float64(float32(16777217)), 0.70710677, 1e100, 1e-100, 12345.678,
+}
+
+// namedCount is a named type, which the fast writer leaves to encoding/json.
+type namedCount uint32
+
+// loud has a MarshalJSON method, which encoding/json must be left to call.
+type loud string
+
+func (l loud) MarshalJSON() ([]byte, error) { return json.Marshal(strings.ToUpper(string(l)) + " <&>") }
+
+// extrasOfEveryType holds every dynamic type the fast writer writes directly, nil and empty
+// forms included, and some it leaves to encoding/json.
+func extrasOfEveryType() map[string]any {
+	deep := any("bottom")
+	for i := range 40 { // deeper than maxDirectDepth
+		if i%2 == 0 {
+			deep = map[string]any{"d": deep}
+		} else {
+			deep = []any{deep, i}
+		}
+	}
+	return map[string]any{
+		"nil": nil, "s": awkward[3], "t": true, "f": false,
+		"int": -7, "int8": int8(-8), "int16": int16(-16), "int32": int32(-32), "int64": int64(-1 << 62),
+		"uint": uint(7), "uint8": uint8(8), "uint16": uint16(16), "uint32": uint32(1 << 31), "uint64": uint64(1 << 63),
+		"f64": 1e-7, "f32": float32(1e-7), "f32big": float32(1e21), "f32tiny": math.Float32frombits(1), "f32neg0": float32(math.Copysign(0, -1)),
+		"strings": []string{"a", "<b>"}, "nilStrings": []string(nil), "emptyStrings": []string{},
+		"ints": []int{1, -2}, "nilInts": []int(nil), "int32s": []int32{3, -4}, "nilInt32s": []int32(nil),
+		"f64s": []float64{0.1, 1e21}, "nilF64s": []float64(nil), "f32s": []float32{0.1, 3e38}, "nilF32s": []float32(nil),
+		"v2": [2]float32{0.5, 1e-9}, "v3": [3]float32{1, 2, 3}, "v4": [4]float32{0, 0, 0, 1},
+		"anys": []any{1, "x", nil, []any{}, map[string]any{}}, "nilAnys": []any(nil),
+		"map": map[string]any{"z": 1, "a": map[string]any{"<": ">"}}, "nilMap": map[string]any(nil),
+		"extras": scene.Extras{"k": []scene.Extras{{"x": 1}, nil}}, "nilExtras": scene.Extras(nil),
+		"extrasList": []scene.Extras{}, "nilExtrasList": []scene.Extras(nil),
+		"named": namedCount(5), "loud": loud("hi"), "raw": json.RawMessage(`{"b":1,  "a":[1, 2]}`),
+		"bytes": []byte("base64 me"), "struct": struct{ A int }{3}, "ptr": gltf.Index(4),
+		"deep": deep, "manyKeys": manyKeys(),
+	}
+}
+
+// manyKeys has more keys than the writer sorts on the stack.
+func manyKeys() map[string]any {
+	m := map[string]any{}
+	for i := range 40 {
+		m[fmt.Sprintf("k%02d", 39-i)] = i
+	}
+	return m
+}
+
+// featureDoc builds a document using every feature the fast writer supports, each with values
+// that exercise the escaping and formatting rules.
+func featureDoc(withData bool) *gltf.Document {
+	ext := gltf.Extensions{unlit.ExtensionName: unlit.Unlit{}, "X_other": map[string]any{"a<b": []int{1, 2}}}
+	extras := map[string]any{}
+	for i, s := range awkward {
+		extras[s] = awkwardFloats[i]
+	}
+	fl := func(i int) float64 { return awkwardFloats[i%len(awkwardFloats)] }
+	extras["every type"] = extrasOfEveryType()
+	doc := &gltf.Document{
+		Extensions:         ext,
+		Extras:             extras,
+		ExtensionsUsed:     []string{unlit.ExtensionName, "X_<other>"},
+		ExtensionsRequired: []string{"X_<other>"},
+		Asset:              gltf.Asset{Extensions: ext, Extras: "asset&", Copyright: awkward[2], Generator: awkward[3], MinVersion: "2.0"},
+		Scene:              gltf.Index(1),
+	}
+	buf := &gltf.Buffer{Name: awkward[4], Extras: []string{"x"}, Extensions: ext}
+	if withData {
+		buf.Data = []byte("abcdefghijklm")
+		buf.ByteLength = 11 // a .glb holds ByteLength bytes, a .gltf all of Data
+	}
+	doc.Buffers = []*gltf.Buffer{buf}
+	for ct := gltf.ComponentFloat; ct <= gltf.ComponentUint; ct++ {
+		for at := gltf.AccessorScalar; at <= gltf.AccessorMat4; at++ {
+			a := &gltf.Accessor{ComponentType: ct, Type: at, Count: int(ct)*7 + int(at)}
+			if at%2 == 0 {
+				a.BufferView = gltf.Index(int(at))
+				a.ByteOffset = int(ct) * 4
+				a.Name = awkward[int(at)%len(awkward)]
+			}
+			if ct == gltf.ComponentUbyte {
+				a.Normalized = true
+			}
+			if at == gltf.AccessorVec3 {
+				a.Min, a.Max = []float64{fl(int(ct)), fl(int(ct) + 1), fl(int(ct) + 2)}, []float64{fl(int(ct) + 3), fl(int(ct) + 4), fl(int(ct) + 5)}
+			}
+			if at == gltf.AccessorScalar {
+				a.Min, a.Max = []float64{}, []float64{fl(int(ct) + 9)} // empty is left out
+				a.Extras = awkward[int(ct)]
+			}
+			doc.Accessors = append(doc.Accessors, a)
+		}
+	}
+	for i := range 3 {
+		an := &gltf.Animation{Name: awkward[i], Extras: map[string]any{"duration": float32(fl(i)), "loop": i%2 == 0}}
+		for ip := gltf.InterpolationLinear; ip <= gltf.InterpolationCubicSpline; ip++ {
+			an.Samplers = append(an.Samplers, &gltf.AnimationSampler{Input: i, Output: int(ip) + 1, Interpolation: ip})
+			c := &gltf.AnimationChannel{Sampler: int(ip), Target: gltf.AnimationChannelTarget{Path: gltf.TRSRotation}}
+			if ip != gltf.InterpolationStep {
+				c.Target.Node = gltf.Index(int(ip))
+			} else {
+				c.Extras, c.Target.Extras, c.Target.Path = "ch", "tg", gltf.TRSProperty(awkward[1])
+			}
+			an.Channels = append(an.Channels, c)
+		}
+		if i == 2 {
+			an.Channels, an.Samplers = nil, nil // written as null
+		}
+		doc.Animations = append(doc.Animations, an)
+	}
+	for i := range 4 {
+		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{
+			Buffer: i % 2, ByteOffset: i * 4, ByteLength: i * 3, ByteStride: i * 4 % 8, Target: []gltf.Target{gltf.TargetNone, gltf.TargetArrayBuffer, gltf.TargetElementArrayBuffer, 7}[i],
+			Name: awkward[i], Extras: i,
+		})
+	}
+	doc.Images = []*gltf.Image{
+		{Name: "a.png", URI: "../Textures/%20A%3C.png"},
+		{Name: awkward[3], MimeType: "image/png", BufferView: gltf.Index(3), Extras: map[string]any{"k": "v"}},
+		{},
+	}
+	for i, s := range []gltf.Sampler{
+		{}, {MagFilter: gltf.MagLinear, MinFilter: gltf.MinLinear}, {MagFilter: gltf.MagNearest, MinFilter: gltf.MinNearest, WrapS: gltf.WrapClampToEdge, WrapT: gltf.WrapMirroredRepeat},
+		{MinFilter: gltf.MinNearestMipMapLinear}, {MinFilter: gltf.MinNearestMipMapNearest}, {MinFilter: gltf.MinLinearMipMapNearest}, {MinFilter: gltf.MinLinearMipMapLinear, Name: "s"},
+	} {
+		s.Extras = []any{i, "x"}
+		doc.Samplers = append(doc.Samplers, &s)
+	}
+	doc.Textures = []*gltf.Texture{{}, {Name: "t", Sampler: gltf.Index(1), Source: gltf.Index(0), Extras: map[string]any{"wrapU": true}}}
+	doc.Materials = []*gltf.Material{
+		{},
+		{Name: "pbr defaults", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &[4]float64{1, 1, 1, 1}, MetallicFactor: gltf.Float(1), RoughnessFactor: gltf.Float(1)}},
+		{Name: "pbr", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
+			BaseColorFactor: &[4]float64{0.8, r32(0.1), 1e-7, 1}, MetallicFactor: gltf.Float(0), RoughnessFactor: gltf.Float(0.25),
+			BaseColorTexture: &gltf.TextureInfo{Index: 1, TexCoord: 1, Extras: "bc"}, MetallicRoughnessTexture: &gltf.TextureInfo{Index: 0},
+			Extras: map[string]any{"p": 1}, Extensions: ext,
+		}, EmissiveFactor: [3]float64{1, 0.5, 0}, EmissiveTexture: &gltf.TextureInfo{Index: 0, TexCoord: 2}},
+		{Name: "mask", AlphaMode: gltf.AlphaMask, AlphaCutoff: gltf.Float(0.75), DoubleSided: true, PBRMetallicRoughness: &gltf.PBRMetallicRoughness{}},
+		{Name: "mask default cutoff", AlphaMode: gltf.AlphaMask, AlphaCutoff: gltf.Float(0.5)},
+		{Name: "blend", AlphaMode: gltf.AlphaBlend, Extensions: gltf.Extensions{unlit.ExtensionName: unlit.Unlit{}}, Extras: map[string]any{"flags": []string{"Unshaded", "<two>"}}},
+		{Name: "opaque default cutoff", AlphaCutoff: gltf.Float(0.5)},
+	}
+	attrs := gltf.PrimitiveAttributes{}
+	for i := range 20 { // more than the writer's on-stack key array
+		attrs[fmt.Sprintf("TEXCOORD_%d", 19-i)] = i
+	}
+	attrs["_<CUSTOM>"] = 99
+	doc.Meshes = []*gltf.Mesh{
+		{Name: "m", Extras: scene.Extras{"geoset": 0, "x": [3]float32{1, 2.5, 1e-7}}, Primitives: []*gltf.Primitive{
+			{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: 0, gltf.NORMAL: 1}, Indices: gltf.Index(2), Material: gltf.Index(0)},
+			{Attributes: attrs, Extras: "p", Extensions: ext},
+			{},
+		}, Weights: []float64{0.5, 1e-9}},
+		{Name: "no primitives"},
+	}
+	doc.Nodes = []*gltf.Node{
+		{},
+		{Name: "trs", Translation: [3]float64{1, -0.5, 1e21}, Rotation: [4]float64{0, 0.70710677, 0, 0.70710677}, Scale: [3]float64{2, 2, 2}},
+		{Name: "defaults", Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale, Matrix: gltf.DefaultMatrix},
+		{Name: "matrix", Matrix: [16]float64{2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1}},
+		{Name: "zero scale", Scale: [3]float64{}, Children: []int{0, 1}, Skin: gltf.Index(0), Mesh: gltf.Index(1), Camera: gltf.Index(0), Weights: []float64{0.25}},
+		{Name: "empty children", Children: []int{}, Extras: map[string]any{"kind": "mesh"}, Extensions: ext},
+		{Translation: [3]float64{math.Copysign(0, -1), 5e-324, -1e-7}},
+	}
+	doc.Scenes = []*gltf.Scene{{}, {Name: "s", Nodes: []int{0, 1, 2}, Extras: map[string]any{}}, {Nodes: []int{}}}
+	doc.Skins = []*gltf.Skin{
+		{Name: "sk", InverseBindMatrices: gltf.Index(3), Skeleton: gltf.Index(0), Joints: []int{0, 1}},
+		{},                // joints null
+		{Joints: []int{}}, // joints []
+	}
+	return doc
+}
+
+func TestFastJSONFeatures(t *testing.T) {
+	checkFast(t, "features with data", featureDoc(true))
+	checkFast(t, "features without data", featureDoc(false))
+	doc := featureDoc(true)
+	doc.Buffers = nil
+	doc.Asset = gltf.Asset{} // version defaults to 2.0
+	checkFast(t, "no buffer", doc)
+	checkFast(t, "empty", &gltf.Document{})
+	// A typed nil in an extras interface is written as null, as encoding/json does.
+	checkFast(t, "typed nil extras", &gltf.Document{Extras: map[string]any(nil), Asset: gltf.Asset{Extras: (*int)(nil)}})
+}
+
+// randomDoc builds a document from random choices among the supported features.
+func randomDoc(r *rand.Rand) *gltf.Document {
+	pick := func(n int) int { return r.IntN(n) }
+	str := func() string {
+		if pick(3) == 0 {
+			return ""
+		}
+		b := []byte(awkward[pick(len(awkward))])
+		for range pick(4) {
+			b = append(b, byte(r.Uint32()))
+		}
+		return string(b)
+	}
+	num32 := func() float32 {
+		return math.Float32frombits(r.Uint32()&^(0xff<<23) | uint32(r.IntN(255))<<23) // finite
+	}
+	num := func() float64 {
+		switch pick(4) {
+		case 0:
+			return awkwardFloats[pick(len(awkwardFloats))]
+		case 1:
+			return r32(num32())
+		case 2:
+			return float64(pick(2000) - 1000)
+		}
+		f := math.Float64frombits(r.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return 1.25
+		}
+		return f
+	}
+	extras := func() any {
+		switch pick(4) {
+		case 0:
+			return nil
+		case 1:
+			return str()
+		case 2:
+			return map[string]any{str(): num(), str(): str(), "b": pick(2) == 0}
+		}
+		return scene.Extras{str(): []float32{num32(), 1}}
+	}
+	idx := func() *int {
+		if pick(2) == 0 {
+			return nil
+		}
+		return gltf.Index(pick(100))
+	}
+	floats := func(n int) []float64 {
+		if pick(3) == 0 {
+			return nil
+		}
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = num()
+		}
+		return v
+	}
+	doc := &gltf.Document{Extras: extras(), Asset: gltf.Asset{Version: str(), Generator: str(), Extras: extras()}, Scene: idx()}
+	if pick(2) == 0 {
+		n := pick(50)
+		doc.Buffers = []*gltf.Buffer{{ByteLength: n, Data: make([]byte, n+pick(2)), Name: str(), Extras: extras()}}
+		for i := range doc.Buffers[0].Data {
+			doc.Buffers[0].Data[i] = byte(r.Uint32())
+		}
+	}
+	for range pick(20) {
+		doc.Accessors = append(doc.Accessors, &gltf.Accessor{
+			Name: str(), Extras: extras(), BufferView: idx(), ByteOffset: pick(3) * 4, ComponentType: gltf.ComponentType(pick(6)),
+			Normalized: pick(2) == 0, Count: pick(1000), Type: gltf.AccessorType(pick(7)), Max: floats(pick(4) + 1), Min: floats(pick(4) + 1),
+		})
+	}
+	for range pick(5) {
+		a := &gltf.Animation{Name: str(), Extras: extras()}
+		for range pick(4) {
+			a.Samplers = append(a.Samplers, &gltf.AnimationSampler{Input: pick(9), Output: pick(9), Interpolation: gltf.Interpolation(pick(3)), Extras: extras()})
+			a.Channels = append(a.Channels, &gltf.AnimationChannel{Sampler: pick(9), Target: gltf.AnimationChannelTarget{Node: idx(), Path: gltf.TRSProperty(str())}})
+		}
+		doc.Animations = append(doc.Animations, a)
+	}
+	for range pick(10) {
+		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{ByteOffset: pick(2) * 8, ByteLength: pick(100), ByteStride: pick(2) * 12, Target: gltf.Target(pick(2) * 34962), Name: str()})
+	}
+	for range pick(4) {
+		m := &gltf.Material{Name: str(), Extras: extras(), AlphaMode: gltf.AlphaMode(pick(3)), DoubleSided: pick(2) == 0, EmissiveFactor: [3]float64{0, num() * float64(pick(2)), 0}}
+		if m.AlphaMode != gltf.AlphaOpaque && pick(2) == 0 {
+			m.AlphaCutoff = gltf.Float(num())
+		}
+		if pick(3) > 0 {
+			m.PBRMetallicRoughness = &gltf.PBRMetallicRoughness{MetallicFactor: gltf.Float(float64(pick(2))), RoughnessFactor: gltf.Float(num())}
+			if pick(2) == 0 {
+				m.PBRMetallicRoughness.BaseColorFactor = &[4]float64{num(), num(), 1, 1}
+				m.PBRMetallicRoughness.BaseColorTexture = &gltf.TextureInfo{Index: pick(3), TexCoord: pick(2)}
+			}
+		}
+		if pick(3) == 0 {
+			m.Extensions = gltf.Extensions{unlit.ExtensionName: unlit.Unlit{}}
+		}
+		doc.Materials = append(doc.Materials, m)
+	}
+	for range pick(4) {
+		p := &gltf.Primitive{Attributes: gltf.PrimitiveAttributes{}, Indices: idx(), Material: idx()}
+		for range pick(8) {
+			p.Attributes[str()] = pick(50)
+		}
+		doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: str(), Extras: extras(), Primitives: []*gltf.Primitive{p}, Weights: floats(2)})
+	}
+	for range pick(15) {
+		n := &gltf.Node{Name: str(), Extras: extras(), Mesh: idx(), Skin: idx(), Camera: idx()}
+		if pick(4) == 0 {
+			n.Matrix = [16]float64{num(), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, num(), 0, 0, 1}
+		} else {
+			if pick(2) == 0 {
+				n.Translation = [3]float64{num(), num(), num()}
+			}
+			if pick(2) == 0 {
+				n.Rotation = [4]float64{num(), 0, 0, num()}
+			}
+			if pick(2) == 0 {
+				n.Scale = [3]float64{num(), 1, num()}
+			}
+		}
+		for range pick(4) {
+			n.Children = append(n.Children, pick(20))
+		}
+		doc.Nodes = append(doc.Nodes, n)
+	}
+	for range pick(3) {
+		doc.Samplers = append(doc.Samplers, &gltf.Sampler{MagFilter: gltf.MagFilter(pick(3)), MinFilter: gltf.MinFilter(pick(7)), WrapS: gltf.WrappingMode(pick(3)), WrapT: gltf.WrappingMode(pick(3))})
+		doc.Textures = append(doc.Textures, &gltf.Texture{Name: str(), Sampler: idx(), Source: idx(), Extras: extras()})
+		doc.Images = append(doc.Images, &gltf.Image{Name: str(), URI: str(), MimeType: str(), BufferView: idx()})
+	}
+	for range pick(3) {
+		doc.Scenes = append(doc.Scenes, &gltf.Scene{Name: str(), Nodes: []int{pick(5), pick(5)}, Extras: extras()})
+		s := &gltf.Skin{Name: str(), InverseBindMatrices: idx(), Skeleton: idx()}
+		for range pick(5) {
+			s.Joints = append(s.Joints, pick(30))
+		}
+		doc.Skins = append(doc.Skins, s)
+	}
+	return doc
+}
+
+func TestFastJSONRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 300 {
+		checkFast(t, fmt.Sprintf("random %d", i), randomDoc(r))
+	}
+}
+
+// TestFastJSONFallback checks that documents the fast writer does not support are refused up
+// front and still written as qmuntal writes them, errors included.
+func TestFastJSONFallback(t *testing.T) {
+	nan := math.NaN()
+	cases := map[string]func(d *gltf.Document){
+		"camera": func(d *gltf.Document) {
+			d.Cameras = []*gltf.Camera{{Perspective: &gltf.Perspective{Yfov: 1, Znear: 0.1}}}
+		},
+		"sparse":         func(d *gltf.Document) { d.Accessors[0].Sparse = &gltf.Sparse{Count: 1} },
+		"normal texture": func(d *gltf.Document) { d.Materials[1].NormalTexture = &gltf.NormalTexture{Index: gltf.Index(0)} },
+		"occlusion":      func(d *gltf.Document) { d.Materials[1].OcclusionTexture = &gltf.OcclusionTexture{Index: gltf.Index(0)} },
+		"targets": func(d *gltf.Document) {
+			d.Meshes[0].Primitives[0].Targets = []gltf.PrimitiveAttributes{{"POSITION": 1}}
+		},
+		"mode":            func(d *gltf.Document) { d.Meshes[0].Primitives[0].Mode = gltf.PrimitiveLines },
+		"two buffers":     func(d *gltf.Document) { d.Buffers = append(d.Buffers, &gltf.Buffer{ByteLength: 2, Data: []byte{1, 2}}) },
+		"buffer uri":      func(d *gltf.Document) { d.Buffers[0].URI = "data:application/octet-stream;base64,AAAA" },
+		"nil node":        func(d *gltf.Document) { d.Nodes[0] = nil },
+		"bad component":   func(d *gltf.Document) { d.Accessors[0].ComponentType = 9 },
+		"bad type":        func(d *gltf.Document) { d.Accessors[0].Type = 9 },
+		"bad interp":      func(d *gltf.Document) { d.Animations[0].Samplers[0].Interpolation = 7 },
+		"bad alpha":       func(d *gltf.Document) { d.Materials[0].AlphaMode = 5 },
+		"opaque cutoff":   func(d *gltf.Document) { d.Materials[0].AlphaCutoff = gltf.Float(0.3) },
+		"matrix and trs":  func(d *gltf.Document) { d.Nodes[3].Scale = [3]float64{2, 2, 2} },
+		"bad wrap":        func(d *gltf.Document) { d.Samplers[0].WrapS = 4 },
+		"bad min filter":  func(d *gltf.Document) { d.Samplers[0].MinFilter = 40 },
+		"nan min":         func(d *gltf.Document) { d.Accessors[2].Min = []float64{nan, 0, 0} },
+		"inf translation": func(d *gltf.Document) { d.Nodes[1].Translation[0] = math.Inf(1) },
+		"nan extras":      func(d *gltf.Document) { d.Nodes[1].Extras = map[string]any{"x": nan} },
+		"nan cutoff":      func(d *gltf.Document) { d.Materials[3].AlphaCutoff = gltf.Float(nan) },
+		"func extras":     func(d *gltf.Document) { d.Extras = func() {} },
+		"nested func":     func(d *gltf.Document) { d.Nodes[0].Extras = map[string]any{"a": []any{1, func() {}}} },
+		"nan float32":     func(d *gltf.Document) { d.Nodes[0].Extras = scene.Extras{"a": []float32{float32(nan)}} },
+		"cycle": func(d *gltf.Document) {
+			m := map[string]any{}
+			m["self"] = m
+			d.Nodes[0].Extras = m
+		},
+		"short glb buffer": func(d *gltf.Document) { d.Buffers[0].ByteLength = 100 },
+	}
+	for name, f := range cases {
+		for _, binary := range []bool{false, true} {
+			doc := featureDoc(true)
+			f(doc)
+			want, wantErr := qmuntalBytes(doc, binary)
+			if _, ok := writeFast(doc, binary); ok && (wantErr != nil || !fastSupportedCase(name, binary)) {
+				t.Errorf("%s binary=%v: the fast writer took the document", name, binary)
+			}
+			if wantErr != nil {
+				want, wantErr = nil, fmt.Errorf("gltfenc: %w", wantErr) // as writeReference wraps it
+			}
+			got, err := write(doc, Options{Binary: binary})
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
+				t.Errorf("%s binary=%v: write gave %d bytes, %v; qmuntal %d bytes, %v", name, binary, len(got), err, len(want), wantErr)
+			}
+		}
+	}
+}
+
+// fastSupportedCase names the fallback cases that only one container refuses.
+func fastSupportedCase(name string, binary bool) bool {
+	return name == "short glb buffer" && !binary // a .gltf embeds all of Data whatever the length says
+}
+
+// TestJSONFloat compares float formatting with encoding/json's over special values and random
+// bit patterns, at both precisions.
+func TestJSONFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	check := func(f float64) {
+		t.Helper()
+		want, err := json.Marshal(f)
+		got, ok := appendJSONFloat([]byte("x"), f, 64)
+		if ok != (err == nil) || ok && string(got) != "x"+string(want) {
+			t.Fatalf("float64 %v (%#x): got %q %v, want %q %v", f, math.Float64bits(f), got, ok, want, err)
+		}
+		f32 := float32(f)
+		want, err = json.Marshal(f32)
+		got, ok = appendJSONFloat([]byte("x"), float64(f32), 32)
+		if ok != (err == nil) || ok && string(got) != "x"+string(want) {
+			t.Fatalf("float32 %v (%#x): got %q %v, want %q %v", f32, math.Float32bits(f32), got, ok, want, err)
+		}
+	}
+	for _, f := range awkwardFloats {
+		check(f)
+		check(-f)
+		check(math.Nextafter(f, math.Inf(1)))
+		check(math.Nextafter(f, math.Inf(-1)))
+	}
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e-6, 1e21, 1 << 24, 1<<24 + 2, -(1 << 24), 1e15 + 2, float64(math.MaxFloat32), math.SmallestNonzeroFloat32} {
+		check(f)
+		check(math.Nextafter(f, 0))
+	}
+	for range 40000 {
+		check(math.Float64frombits(r.Uint64()))
+		check(float64(math.Float32frombits(r.Uint32())))
+		// Values near the cutoffs and whole numbers, where the formats switch.
+		check(math.Ldexp(r.Float64(), r.IntN(160)-90))
+		check(float64(r.Int64N(1<<60) - 1<<59))
+		check(float64(r.Int32N(1<<26) - 1<<25))
+		check(r32(float32(r.NormFloat64())))
+	}
+}
+
+// FuzzJSONFloat extends TestJSONFloat with the fuzzer's choice of bits.
+func FuzzJSONFloat(f *testing.F) {
+	for _, v := range awkwardFloats {
+		f.Add(math.Float64bits(v))
+	}
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		for _, v := range []float64{math.Float64frombits(bits), float64(math.Float32frombits(uint32(bits)))} {
+			want, err := json.Marshal(v)
+			got, ok := appendJSONFloat(nil, v, 64)
+			if ok != (err == nil) || ok && string(got) != string(want) {
+				t.Fatalf("float64 %v: got %q, want %q", v, got, want)
+			}
+			want, err = json.Marshal(float32(v))
+			got, ok = appendJSONFloat(nil, float64(float32(v)), 32)
+			if ok != (err == nil) || ok && string(got) != string(want) {
+				t.Fatalf("float32 %v: got %q, want %q", float32(v), got, want)
+			}
+		}
+	})
+}
+
+// TestJSONString compares string escaping with encoding/json's.
+func TestJSONString(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		want, _ := json.Marshal(s)
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	}
+	for _, s := range awkward {
+		check(s)
+	}
+	for c := range 256 {
+		check(string([]byte{byte(c)}))
+		check("a" + string([]byte{byte(c)}) + "b")
+	}
+	for _, r := range []rune{0x7f, 0x80, 0x7ff, 0x800, 0x2027, 0x2028, 0x2029, 0x202a, 0xfffd, 0xffff, 0x10000, utf8.MaxRune} {
+		check(string(r) + "x" + string(r))
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "<", ">", "&", "\"", "\\", "\n", "\x00", "\x1f", "é", "\u2028", "\u2029", "\xe2\x80", "\xff", "日", "🎉", " "}
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			if r.IntN(4) == 0 {
+				b.WriteByte(byte(r.Uint32()))
+			} else {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+		}
+		check(b.String())
+	}
+}
+
+// FuzzJSONString extends TestJSONString with the fuzzer's strings.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range awkward {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
+
+// randomScene builds a scene from random choices: nodes with awkward names, extras and
+// transforms of every magnitude, meshes with random attributes, skins, materials with and
+// without textures in every alpha mode, animations with every path and interpolation.
+func randomScene(r *rand.Rand) *scene.Scene {
+	pick := func(n int) int { return r.IntN(n) }
+	f32 := func() float32 {
+		switch pick(5) {
+		case 0:
+			if f := float32(awkwardFloats[pick(len(awkwardFloats))]); !math.IsInf(float64(f), 0) {
+				return f
+			}
+			return -1e-7
+		case 1:
+			return math.Float32frombits(r.Uint32()&^(0xff<<23) | uint32(pick(255))<<23) // any finite
+		case 2:
+			return float32(pick(21) - 10)
+		}
+		return float32(r.NormFloat64())
+	}
+	str := func() string { return awkward[pick(len(awkward))] }
+	extras := func() scene.Extras {
+		if pick(2) == 0 {
+			return nil
+		}
+		return scene.Extras{str(): f32(), "n": pick(100), "list": []float32{f32(), f32()}, "s": str()}
+	}
+	s := &scene.Scene{Source: scene.Source{Path: "dir/" + str() + ".mdx", Format: str(), Version: pick(3) * 400, Name: str()}}
+	for i := range pick(8) + 1 {
+		parent := -1
+		if i > 0 && pick(3) > 0 {
+			parent = pick(i)
+		}
+		n := scene.Node{Name: str(), Kind: scene.NodeKind([]string{"", "bone", "helper"}[pick(3)]), Parent: parent, Extras: extras(),
+			Translation: [3]float32{f32(), f32(), f32()}, Rotation: [4]float32{f32(), f32(), f32(), f32()}, Scale: [3]float32{f32(), f32(), f32()}}
+		if pick(2) == 0 {
+			n.Rotation, n.Scale = [4]float32{0, 0, 0, 1}, [3]float32{1, 1, 1}
+		}
+		s.Nodes = append(s.Nodes, n)
+	}
+	for i := range pick(3) {
+		s.Textures = append(s.Textures, scene.Texture{Path: str(), Resolved: []string{"", "T/a.blp", "T/b.png"}[pick(3)], Replaceable: pick(3), WrapU: pick(2) == 0, WrapV: pick(2) == 0, Extras: extras()})
+		if pick(2) == 0 {
+			s.Textures[i].Image, s.Textures[i].MIME = make([]byte, pick(9)+1), "image/png"
+		}
+	}
+	for range pick(4) {
+		m := scene.Material{Name: str(), BaseColor: [4]float32{f32(), 1, 1, f32()}, Texture: pick(len(s.Textures)+1) - 1, AlphaMode: scene.AlphaMode([]string{"OPAQUE", "MASK", "BLEND"}[pick(3)]),
+			AlphaCutoff: f32(), DoubleSided: pick(2) == 0, Unlit: pick(3) == 0, Flags: []string{str()}, Extras: extras()}
+		if pick(2) == 0 {
+			m.BaseColor = [4]float32{1, 1, 1, 1}
+		}
+		s.Materials = append(s.Materials, m)
+	}
+	if pick(2) == 0 {
+		joints := []int{0}
+		if len(s.Nodes) > 1 {
+			joints = append(joints, 1)
+		}
+		ibm := make([][16]float32, len(joints))
+		for i := range ibm {
+			ibm[i] = translateMat(f32(), 0, f32())
+		}
+		s.Skins = append(s.Skins, scene.Skin{Name: str(), Joints: joints, InverseBind: ibm, Skeleton: pick(2) - 1})
+	}
+	for range pick(3) {
+		nv := pick(6) + 3
+		m := scene.Mesh{Name: str(), Material: pick(len(s.Materials)+1) - 1, Skin: -1, Extras: extras()}
+		for range nv {
+			m.Positions = append(m.Positions, [3]float32{f32(), f32(), f32()})
+		}
+		for range pick(4) * 3 {
+			m.Indices = append(m.Indices, uint32(pick(nv)))
+		}
+		if len(m.Indices) == 0 {
+			m.Indices = []uint32{0, 1, 2}
+		}
+		if pick(2) == 0 {
+			m.Normals = make([][3]float32, nv)
+			for v := range m.Normals {
+				m.Normals[v] = [3]float32{f32(), f32(), f32()}
+			}
+		}
+		for range pick(3) {
+			uv := make([][2]float32, nv)
+			for v := range uv {
+				uv[v] = [2]float32{f32(), f32()}
+			}
+			m.UVs = append(m.UVs, uv)
+		}
+		if pick(2) == 0 {
+			m.Colors = make([][4]float32, nv)
+			for v := range m.Colors {
+				m.Colors[v] = [4]float32{f32(), f32(), f32(), 1}
+			}
+		}
+		if len(s.Skins) > 0 && pick(2) == 0 {
+			m.Skin = 0
+			js, ws := make([][4]uint16, nv), make([][4]float32, nv)
+			for v := range js {
+				js[v], ws[v] = [4]uint16{uint16(pick(len(s.Skins[0].Joints))), 0, 0, 0}, [4]float32{1, 0, 0, 0}
+				if pick(3) == 0 {
+					ws[v] = [4]float32{f32(), 0.5, 0, 0}
+				}
+			}
+			m.Joints, m.Weights = [][][4]uint16{js}, [][][4]float32{ws}
+		}
+		s.Meshes = append(s.Meshes, m)
+	}
+	for range pick(3) {
+		a := scene.Animation{Name: str(), Duration: f32(), Loop: pick(2) == 0, Extras: extras()}
+		if pick(2) == 0 {
+			a.Start, a.End = float64(f32()), float64(f32())
+		}
+		for range pick(5) {
+			c := scene.Channel{Node: pick(len(s.Nodes)), Path: scene.Path([]string{"translation", "rotation", "scale"}[pick(3)]),
+				Interp: []scene.Interp{scene.Step, scene.Linear, scene.CubicSpline}[pick(3)]}
+			for k := range pick(4) + 1 {
+				c.Times = append(c.Times, float32(k)*f32())
+			}
+			per := c.Path.Width()
+			if c.Interp == scene.CubicSpline {
+				per *= 3
+			}
+			for range per * len(c.Times) {
+				c.Values = append(c.Values, f32())
+			}
+			a.Channels = append(a.Channels, c)
+		}
+		s.Animations = append(s.Animations, a)
+	}
+	return s
+}
+
+// TestFastJSONRandomScenes takes random scenes through Document and holds the fast writer to
+// qmuntal's bytes on every one that encodes.
+func TestFastJSONRandomScenes(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	written := 0
+	for i := range 400 {
+		s := randomScene(r)
+		for _, opt := range []Options{{}, {Binary: true}} {
+			doc, err := Document(s, opt)
+			if err != nil {
+				continue // an inconsistent draw; Encode reports it the same on both paths
+			}
+			if _, err := qmuntalBytes(doc, opt.Binary); err != nil {
+				continue // NaN from a degenerate draw: the fallback test covers errors
+			}
+			checkFast(t, fmt.Sprintf("random scene %d %+v", i, opt), doc)
+			written++
+		}
+	}
+	if written < 400 {
+		t.Errorf("only %d of 800 random scenes encoded", written)
+	}
+}

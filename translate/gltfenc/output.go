@@ -1,0 +1,147 @@
+package gltfenc
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"sync"
+
+	"github.com/qmuntal/gltf"
+)
+
+// Encode builds the binary buffer and the JSON text in scratch memory taken from pools and then
+// copies both into the output, which always is a fresh allocation the caller owns: the base64
+// text of a .gltf is written straight into it, and a .glb is assembled with one exact-size copy.
+// Pooled memory is not zeroed, so every byte of the buffer must be written by the encoder
+// (TestPooledGarbage checks that no stale byte reaches the output).
+
+// Pooled buffers above these sizes are left to the garbage collector, so that one huge model
+// does not pin its scratch memory for the life of the process.
+const (
+	maxPooledBin  = 64 << 20
+	maxPooledJSON = 16 << 20
+)
+
+var binPool, jsonPool sync.Pool // of *[]byte
+
+// getScratch returns an empty slice with capacity for at least n bytes, reusing a pooled one
+// when it is big enough.
+func getScratch(pool *sync.Pool, n int) []byte {
+	if p, ok := pool.Get().(*[]byte); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putScratch returns b to the pool for reuse. b must not be used, nor be reachable from
+// anything handed to a caller, afterwards.
+func putScratch(pool *sync.Pool, b []byte, limit int) {
+	if cap(b) == 0 || cap(b) > limit {
+		return
+	}
+	b = b[:0]
+	pool.Put(&b)
+}
+
+// glb container constants (glTF 2.0 spec, "Binary glTF Layout").
+const (
+	glbMagic     = 0x46546c67 // "glTF"
+	glbVersion   = 2
+	glbChunkJSON = 0x4e4f534a // "JSON"
+	glbChunkBIN  = 0x004e4942 // "BIN\0"
+	glbHeaderLen = 12         // magic, version, length
+	glbChunkHead = 8          // chunk length, chunk type
+)
+
+// write serialises doc, with the fast writer when it supports the document and with
+// qmuntal/gltf's encoder otherwise (or when the fast writer met a value it cannot write, so that
+// the error is qmuntal's).
+func write(doc *gltf.Document, opt Options) ([]byte, error) {
+	if out, ok := writeFast(doc, opt.Binary); ok {
+		return out, nil
+	}
+	return writeReference(doc, opt)
+}
+
+// writeFast writes doc as a .gltf or .glb with the fast JSON writer; ok is false when it cannot,
+// and nothing was written.
+func writeFast(doc *gltf.Document, binary bool) (out []byte, ok bool) {
+	if !fastSupported(doc) {
+		return nil, false
+	}
+	var data []byte
+	hasBin := len(doc.Buffers) > 0
+	if hasBin {
+		b := doc.Buffers[0]
+		data = b.Data
+		if binary {
+			if len(data) < b.ByteLength {
+				return nil, false // qmuntal reports io.ErrShortBuffer
+			}
+			data = data[:b.ByteLength]
+		}
+	}
+	scratch := getScratch(&jsonPool, 0)
+	if binary {
+		// Room for the file header and the JSON chunk header, filled in once the length is known.
+		scratch = append(scratch, make([]byte, glbHeaderLen+glbChunkHead)...)
+	}
+	js, at, err := appendDocument(scratch, doc, binary)
+	if err != nil {
+		putScratch(&jsonPool, scratch, maxPooledJSON)
+		return nil, false
+	}
+	if binary {
+		out = assembleGLB(js, data, hasBin)
+	} else {
+		out = assembleGLTF(js, at, data)
+	}
+	putScratch(&jsonPool, js, maxPooledJSON)
+	return out, true
+}
+
+// assembleGLB returns a new .glb made of js — the JSON text after room for the file and JSON
+// chunk headers, which are filled in here — padded with spaces, and, when hasBin, a BIN chunk
+// holding bin padded with zeros. js is modified (headers, padding); the result shares no memory
+// with js or bin.
+func assembleGLB(js, bin []byte, hasBin bool) []byte {
+	for len(js)%4 != 0 {
+		js = append(js, ' ') // the header is 20 bytes, so the JSON chunk ends 4-aligned too
+	}
+	paddedJSON := len(js) - glbHeaderLen - glbChunkHead
+	total := len(js)
+	binPadded := align4(len(bin))
+	if hasBin {
+		total += glbChunkHead + binPadded
+	}
+	le := binary.LittleEndian
+	le.PutUint32(js[0:], glbMagic)
+	le.PutUint32(js[4:], glbVersion)
+	le.PutUint32(js[8:], uint32(total))
+	le.PutUint32(js[12:], uint32(paddedJSON))
+	le.PutUint32(js[16:], glbChunkJSON)
+	if !hasBin {
+		return bytes.Clone(js)
+	}
+	var head [glbChunkHead]byte
+	le.PutUint32(head[0:], uint32(binPadded))
+	le.PutUint32(head[4:], glbChunkBIN)
+	var zeros [3]byte
+	// bytes.Join makes one allocation of the exact total without zeroing it first, then copies
+	// each part once.
+	return bytes.Join([][]byte{js, head[:], bin, zeros[:binPadded-len(bin)]}, nil)
+}
+
+// assembleGLTF returns a new .gltf: js with the base64 text of data inserted at at (no insertion
+// when at is negative).
+func assembleGLTF(js []byte, at int, data []byte) []byte {
+	if at < 0 {
+		return bytes.Clone(js)
+	}
+	n := base64.StdEncoding.EncodedLen(len(data))
+	out := make([]byte, len(js)+n)
+	copy(out, js[:at])
+	encodeBase64(out[at:at+n], data)
+	copy(out[at+n:], js[at:])
+	return out
+}
