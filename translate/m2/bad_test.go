@@ -68,6 +68,8 @@ func TestBadFiles(t *testing.T) {
 	bones264 := u32(m264, 0x2c+4)
 	skin := v264["TestBeast00.skin"]
 	animWalk := m2.AnimFileName("TestBeast", 4, 0)
+	bones256 := u32(v256[name], 0x34+4)
+	textures264 := u32(m264, 0x50+4)
 
 	type errCase struct {
 		name  string
@@ -166,6 +168,15 @@ func TestBadFiles(t *testing.T) {
 		{"bone parent out of range", patched(v264, name, bones264+8, 0x7ff0), "parent", nil},
 		{"submesh out of range", patched(v264, "TestBeast00.skin", u32(skin, 4+24+4)+8, 0xfff0), "submesh 0", nil},
 		{"vertex on a missing bone", patched(v264, name, u32(m264, 0x3c+4)+16, 0x09), "bones past", nil},
+		// An empty array may point anywhere: its offset is never followed.
+		{"empty key times far away", patched(patched(v256, name, bones256+12+12, 0), name, bones256+12+16, 0x7ffffff0),
+			"bone 0 translation", nil},
+		{"empty texture name far away", patched(patched(v264, name, textures264+8, 0), name, textures264+12, 0x7ffffff0),
+			"texture", func(t *testing.T, s *scene.Scene) {
+				if len(s.Textures) != 2 {
+					t.Errorf("%d textures; want both", len(s.Textures))
+				}
+			}},
 	}
 	for _, c := range degCases {
 		t.Run(c.name, func(t *testing.T) {

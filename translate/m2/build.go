@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -57,6 +56,8 @@ type builder struct {
 	warnings []string
 	times    arena[float32] // channel key times
 	values   arena[float32] // channel key values
+	local    []int          // mesh: mesh vertex → view vertex, reused from mesh to mesh
+	tris     triScratch     // mesh: the tables repeatedTriangles reuses
 }
 
 // Build converts a model read from the file name (relative to the root) into a scene.
@@ -267,7 +268,7 @@ func (b *builder) material(ui int, u *TexUnit) int {
 		return i
 	}
 	mat := scene.Material{
-		Name: fmt.Sprintf("Material%d", len(b.s.Materials)), BaseColor: [4]float32{1, 1, 1, 1}, Texture: k.texture,
+		Name: "Material" + strconv.Itoa(len(b.s.Materials)), BaseColor: [4]float32{1, 1, 1, 1}, Texture: k.texture,
 		AlphaMode: scene.AlphaOpaque,
 	}
 	ex := scene.Extras{
@@ -464,7 +465,7 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	ic -= ic % 3
 	tri := v.Indices[is : is+ic]
 	// The triangles index the view's vertex list; a submesh normally uses its own range of it.
-	local := make([]int, 0, vc) // mesh vertex → view vertex
+	local := b.local[:0] // mesh vertex → view vertex
 	indices := make([]uint32, len(tri))
 	lo, hi := math.MaxInt, -1
 	for _, ix := range tri {
@@ -520,17 +521,18 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	// A face drawn from both sides is stored as two triangles over the same three vertices;
 	// importers that weld faces by their vertices (Blender) would keep one. The repeat gets
 	// copies of its vertices.
-	repeats := repeatedTriangles(indices, len(local))
+	repeats := repeatedTriangles(indices, len(local), &b.tris)
 	for _, tri := range repeats {
 		for c := 0; c < 3; c++ {
 			local = append(local, local[indices[3*tri+c]])
 			indices[3*tri+c] = uint32(len(local) - 1)
 		}
 	}
+	b.local = local[:0]
 	nv := len(local)
 	mat := b.material(us[0], &v.Units[us[0]])
 	mesh := &scene.Mesh{
-		Name: fmt.Sprintf("Submesh%d_Geoset%d", si, sm.ID), Indices: indices, Material: mat, Skin: -1,
+		Name: "Submesh" + strconv.Itoa(si) + "_Geoset" + strconv.Itoa(int(sm.ID)), Indices: indices, Material: mat, Skin: -1,
 		Positions: make([][3]float32, nv), Normals: make([][3]float32, nv),
 		Extras: scene.Extras{"submesh": si, "geoset": sm.ID, "textureUnits": us},
 	}
@@ -561,6 +563,15 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 		joints, weights = make([][4]uint16, nv), make([][4]float32, nv)
 	}
 	badBone, noWeight, badNormal := 0, 0, 0
+	// Neighbouring vertices mostly have the same bones and weights: the last influences are
+	// kept and reused while they do.
+	var last struct {
+		ok             bool
+		weights, bones [4]uint8
+		j              [4]uint16
+		w              [4]float32
+		bad, none      bool
+	}
 	for k, li := range local {
 		gv := int(v.Vertices[li])
 		if gv >= len(m.Vertices) {
@@ -569,14 +580,14 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 		}
 		vx := &m.Vertices[gv]
 		mesh.Positions[k] = convPos(vx.Pos)
-		n := convPos(vx.Normal)
-		l2 := float64(n[0])*float64(n[0]) + float64(n[1])*float64(n[1]) + float64(n[2])*float64(n[2])
+		nx, ny, nz := vx.Normal[0], vx.Normal[2], -vx.Normal[1] // convPos, on scalars
+		l2 := float64(nx)*float64(nx) + float64(ny)*float64(ny) + float64(nz)*float64(nz)
 		switch {
 		case math.Abs(l2-1) <= 1e-6:
-			mesh.Normals[k] = n
+			mesh.Normals[k] = [3]float32{nx, ny, nz}
 		case l2 > 1e-24 && !math.IsInf(l2, 0) && !math.IsNaN(l2):
 			inv := 1 / math.Sqrt(l2)
-			mesh.Normals[k] = [3]float32{float32(float64(n[0]) * inv), float32(float64(n[1]) * inv), float32(float64(n[2]) * inv)}
+			mesh.Normals[k] = [3]float32{float32(float64(nx) * inv), float32(float64(ny) * inv), float32(float64(nz) * inv)}
 		default:
 			mesh.Normals[k] = [3]float32{0, 1, 0}
 			badNormal++
@@ -586,7 +597,12 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 			uv1[k] = vx.UV[1]
 		}
 		if skinned {
-			bad, none := influences(vx, b.nb, &joints[k], &weights[k])
+			if !last.ok || vx.Weights != last.weights || vx.Bones != last.bones {
+				last.ok, last.weights, last.bones, last.j, last.w = true, vx.Weights, vx.Bones, [4]uint16{}, [4]float32{}
+				last.bad, last.none = influences(vx, b.nb, &last.j, &last.w)
+			}
+			joints[k], weights[k] = last.j, last.w
+			bad, none := last.bad, last.none
 			if bad {
 				badBone++
 			}
@@ -615,33 +631,31 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	return mesh, nil
 }
 
+// triScratch holds repeatedTriangles' tables, kept from one mesh to the next.
+type triScratch struct {
+	head, next []int32
+	rest       []uint64
+}
+
 // repeatedTriangles returns the triangles (by number) whose three vertices are those of an
 // earlier triangle, in any order.
-func repeatedTriangles(indices []uint32, nv int) []int {
+func repeatedTriangles(indices []uint32, nv int, sc *triScratch) []int {
 	nt := len(indices) / 3
-	head := make([]int32, nv)
-	for i := range head {
-		head[i] = -1
-	}
-	next := make([]int32, nt)
-	sorted := make([][3]uint32, nt)
+	// Triangles are chained by their smallest vertex (head and next hold a triangle's number
+	// + 1, 0 ending a chain); in a chain, the other two vertices, packed in rest, tell them apart.
+	head := grow(sc.head, nv)
+	clear(head)
+	next := grow(sc.next, nt)
+	rest := grow(sc.rest, nt)
+	sc.head, sc.next, sc.rest = head, next, rest
 	var out []int
 	for t := 0; t < nt; t++ {
-		a, b, c := indices[3*t], indices[3*t+1], indices[3*t+2]
-		if a > b {
-			a, b = b, a
-		}
-		if b > c {
-			b, c = c, b
-		}
-		if a > b {
-			a, b = b, a
-		}
-		k := [3]uint32{a, b, c}
-		sorted[t] = k
+		x, y, z := indices[3*t], indices[3*t+1], indices[3*t+2]
+		a, c := min(x, y, z), max(x, y, z)
+		r := uint64(x^y^z^a^c)<<32 | uint64(c) // x^y^z^a^c is the middle one
 		repeat := false
-		for u := head[a]; u >= 0; u = next[u] {
-			if sorted[u] == k {
+		for u := head[a]; u > 0; u = next[u-1] {
+			if rest[u-1] == r {
 				repeat = true
 				break
 			}
@@ -650,10 +664,19 @@ func repeatedTriangles(indices []uint32, nv int) []int {
 			out = append(out, t)
 			continue
 		}
+		rest[t] = r
 		next[t] = head[a]
-		head[a] = int32(t)
+		head[a] = int32(t + 1)
 	}
 	return out
+}
+
+// grow returns s with length n, reallocated when its capacity is short (contents are not kept).
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // influences converts a vertex's four byte weights into glTF joints and weights summing to 1:
@@ -714,6 +737,9 @@ type boneTrack struct {
 	path scene.Path
 	t    *Track
 	off  [3]float32 // translation offset: pivot − parent pivot
+	// global is the track on its global sequence's clock (globalTrack), made for the first
+	// sequence and cut again for the others.
+	global *anim.Track
 }
 
 // animations makes one animation per sequence.
@@ -845,15 +871,22 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 	}
 	w := anim.Window{Start: 0, End: int64(dur)}
 	var globals []scene.Extras
-	for _, bt := range tracks {
+	if len(tracks) > 0 {
+		a.Channels = make([]scene.Channel, 0, len(tracks)) // one per track
+	}
+	for ti := range tracks {
+		bt := &tracks[ti]
 		var res anim.Result
 		var tr *anim.Track
 		if bt.t.GlobalSeq >= 0 {
 			// A global-sequence track repeats across the clip: package anim bakes it.
 			var err error
-			if tr, err = b.globalTrack(bt); err != nil {
-				return b.fail(err, "sequence %d (%s): bone %d %s", si, name, bt.node, bt.path)
+			if bt.global == nil {
+				if bt.global, err = b.globalTrack(bt); err != nil {
+					return b.fail(err, "sequence %d (%s): bone %d %s", si, name, bt.node, bt.path)
+				}
 			}
+			tr = bt.global
 			res, err = anim.Cut(tr, w)
 			if errors.Is(err, anim.ErrTooManyKeys) {
 				b.warn("sequence %d (%s): bone %d %s: %v; held at its starting value", si, name, bt.node, bt.path, err)
@@ -903,7 +936,7 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 
 // globalTrack makes the anim.Track of global-sequence bone track bt, in glTF axes, on the
 // global sequence's clock.
-func (b *builder) globalTrack(bt boneTrack) (*anim.Track, error) {
+func (b *builder) globalTrack(bt *boneTrack) (*anim.Track, error) {
 	m, t := b.m, bt.t
 	w := t.Width
 	tr := &anim.Track{Interp: anim.DontInterp, Width: w, Rotation: bt.path == scene.PathRotation, Default: bt.def()}
@@ -1048,81 +1081,173 @@ func (b *builder) staticValue(t *Track, def []float32) (v []float32, animated bo
 // key one float32 step earlier holding the value it arrives with. Quaternions are normalised
 // and kept in one hemisphere from key to key (for consumers that interpolate them
 // component-wise).
-func (b *builder) layoutKeys(ck *curveKeys, s, e uint32, bt boneTrack) scene.Channel {
+func (b *builder) layoutKeys(ck *curveKeys, s, e uint32, bt *boneTrack) scene.Channel {
 	w := ck.width
 	n := len(ck.times)
-	linear := ck.linear
-	rot := bt.path == scene.PathRotation
-	ch := scene.Channel{Interp: scene.Step, Times: b.times.take(n + 2)[:0], Values: b.values.take((n + 2) * w)[:0]}
-	if linear {
+	// A channel has at most the keys plus one at each edge: its arrays are carved once, at that
+	// size, and filled in place.
+	kw := keyWriter{times: b.times.take(n + 2), vals: b.values.take((n + 2) * w), w: w, linear: ck.linear}
+	kw.rot = bt.path == scene.PathRotation
+	ch := scene.Channel{Interp: scene.Step}
+	if ck.linear {
 		ch.Interp = scene.Linear
-	}
-	last := func() []float32 { return ch.Values[len(ch.Values)-w:] }
-	drop := func() {
-		ch.Times = ch.Times[:len(ch.Times)-1]
-		ch.Values = ch.Values[:len(ch.Values)-w]
-	}
-	push := func(ms uint32, x [4]float32) {
-		t := float32(float64(ms) / 1000)
-		if rot {
-			l2 := float64(x[0])*float64(x[0]) + float64(x[1])*float64(x[1]) + float64(x[2])*float64(x[2]) + float64(x[3])*float64(x[3])
-			if l2 > 0 && !math.IsInf(l2, 0) && math.Abs(l2-1) > 1e-6 {
-				l := math.Sqrt(l2)
-				for i := range x {
-					x[i] = float32(float64(x[i]) / l)
-				}
-			}
-		}
-		if k := len(ch.Times); k > 0 && t <= ch.Times[k-1] {
-			p := last()
-			same := slices.Equal(p, x[:w])
-			if rot && !same {
-				same = p[0] == -x[0] && p[1] == -x[1] && p[2] == -x[2] && p[3] == -x[3]
-			}
-			switch early := math.Nextafter32(t, float32(math.Inf(-1))); {
-			case !linear || same || (k > 1 && early <= ch.Times[k-2]):
-				// The later key wins; a jump shows only on a linear curve, from one float32
-				// step earlier, when there is room.
-				drop()
-			default:
-				ch.Times[k-1] = early
-			}
-		}
-		if rot && len(ch.Times) > 0 {
-			if p := last(); x[0]*p[0]+x[1]*p[1]+x[2]*p[2]+x[3]*p[3] < 0 {
-				x = [4]float32{-x[0], -x[1], -x[2], -x[3]}
-			}
-		}
-		ch.Times = append(ch.Times, t)
-		ch.Values = append(ch.Values, x[:w]...)
 	}
 	if n == 0 {
 		var d [4]float32
 		copy(d[:], bt.def())
-		push(0, d)
+		kw.put(0, d)
 		if e > s {
-			push(e-s, d)
+			kw.put(e-s, d)
 		}
+		ch.Times, ch.Values = kw.result()
 		return ch
 	}
 	edge := func(t uint32) {
 		v := ck.eval(float64(t))
-		push(t-s, bt.conv([4]float32{float32(v[0]), float32(v[1]), float32(v[2]), float32(v[3])}))
+		kw.put(t-s, bt.conv([4]float32{float32(v[0]), float32(v[1]), float32(v[2]), float32(v[3])}))
 	}
-	a := sort.Search(n, func(k int) bool { return ck.times[k] >= s })
-	if a == n || ck.times[a] > s {
+	times, vals := ck.times, ck.vals
+	a, _ := slices.BinarySearch(times, s)
+	if a == n || times[a] > s {
 		edge(s)
 	}
 	z := a
-	for ; z < n && ck.times[z] <= e; z++ {
-		var x [4]float32
-		copy(x[:], ck.vals[z*w:z*w+w])
-		push(ck.times[z]-s, bt.conv(x))
+	switch {
+	case kw.rot && w == 4:
+		z = kw.putRotations(times, vals, z, s, e)
+	case !kw.rot && w == 3:
+		z = kw.putVectors(times, vals, z, s, e, bt)
+	default:
+		cw := min(w, 4) // floats of a key that reach the value (as copy into a [4]float32 would)
+		for ; z < n && times[z] <= e; z++ {
+			var x [4]float32
+			for i, v := range vals[z*w : z*w+cw] {
+				x[i] = v
+			}
+			kw.put(times[z]-s, bt.conv(x))
+		}
 	}
-	if e > s && (z == a || ck.times[z-1] < e) {
+	if e > s && (z == a || times[z-1] < e) {
 		edge(e)
 	}
+	ch.Times, ch.Values = kw.result()
 	return ch
+}
+
+// keyWriter fills one channel's key arrays, sized beforehand for every key it can get.
+type keyWriter struct {
+	times  []float32
+	vals   []float32 // w floats per key
+	n      int       // keys so far
+	w      int
+	linear bool
+	rot    bool
+}
+
+// result returns the keys written.
+func (kw *keyWriter) result() ([]float32, []float32) {
+	return kw.times[:kw.n], kw.vals[:kw.n*kw.w]
+}
+
+// putRotations puts the rotation keys from z on, up to the window's end e (s is its start),
+// and returns the index after the last. It is put unrolled for the usual key, later than the
+// one before it, on scalars (a Go array lives in memory); the first key and repeated times go
+// through put.
+func (kw *keyWriter) putRotations(times []uint32, vals []float32, z int, s, e uint32) int {
+	for ; z < len(times) && times[z] <= e; z++ {
+		v := (*[4]float32)(vals[4*z:])
+		x0, x1, x2, x3 := v[0], v[2], -v[1], v[3] // boneTrack.conv of a rotation
+		t := float32(float64(times[z]-s) / 1000)
+		k := kw.n
+		if k == 0 || t <= kw.times[k-1] {
+			kw.put(times[z]-s, [4]float32{x0, x1, x2, x3})
+			continue
+		}
+		l2 := float64(x0)*float64(x0) + float64(x1)*float64(x1) + float64(x2)*float64(x2) + float64(x3)*float64(x3)
+		if l2 > 0 && !math.IsInf(l2, 0) && math.Abs(l2-1) > 1e-6 {
+			l := math.Sqrt(l2)
+			x0, x1, x2, x3 = float32(float64(x0)/l), float32(float64(x1)/l), float32(float64(x2)/l), float32(float64(x3)/l)
+		}
+		if p := (*[4]float32)(kw.vals[4*(k-1):]); x0*p[0]+x1*p[1]+x2*p[2]+x3*p[3] < 0 {
+			x0, x1, x2, x3 = -x0, -x1, -x2, -x3
+		}
+		kw.times[k] = t
+		d := (*[4]float32)(kw.vals[4*k:])
+		d[0], d[1], d[2], d[3] = x0, x1, x2, x3
+		kw.n = k + 1
+	}
+	return z
+}
+
+// putVectors is putRotations for translation and scale keys.
+func (kw *keyWriter) putVectors(times []uint32, vals []float32, z int, s, e uint32, bt *boneTrack) int {
+	scale := bt.path == scene.PathScale
+	o0, o1, o2 := bt.off[0], bt.off[1], bt.off[2]
+	for ; z < len(times) && times[z] <= e; z++ {
+		v := (*[3]float32)(vals[3*z:])
+		// boneTrack.conv
+		x0, x1, x2 := o0+v[0], o1+v[2], o2-v[1]
+		if scale {
+			x0, x1, x2 = v[0], v[2], v[1]
+		}
+		t := float32(float64(times[z]-s) / 1000)
+		k := kw.n
+		if k == 0 || t <= kw.times[k-1] {
+			kw.put(times[z]-s, [4]float32{x0, x1, x2})
+			continue
+		}
+		kw.times[k] = t
+		d := (*[3]float32)(kw.vals[3*k:])
+		d[0], d[1], d[2] = x0, x1, x2
+		kw.n = k + 1
+	}
+	return z
+}
+
+// put adds the key x (in glTF axes) at ms on the clip's clock, as layoutKeys describes.
+func (kw *keyWriter) put(ms uint32, x [4]float32) {
+	t := float32(float64(ms) / 1000)
+	w, k := kw.w, kw.n
+	if kw.rot {
+		l2 := float64(x[0])*float64(x[0]) + float64(x[1])*float64(x[1]) + float64(x[2])*float64(x[2]) + float64(x[3])*float64(x[3])
+		if l2 > 0 && !math.IsInf(l2, 0) && math.Abs(l2-1) > 1e-6 {
+			l := math.Sqrt(l2)
+			for i := range x {
+				x[i] = float32(float64(x[i]) / l)
+			}
+		}
+	}
+	if k > 0 && t <= kw.times[k-1] {
+		p := kw.vals[(k-1)*w : k*w]
+		same := true
+		for i, v := range p {
+			if v != x[i] {
+				same = false
+				break
+			}
+		}
+		if kw.rot && !same {
+			same = p[0] == -x[0] && p[1] == -x[1] && p[2] == -x[2] && p[3] == -x[3]
+		}
+		switch early := math.Nextafter32(t, float32(math.Inf(-1))); {
+		case !kw.linear || same || (k > 1 && early <= kw.times[k-2]):
+			// The later key wins; a jump shows only on a linear curve, from one float32
+			// step earlier, when there is room.
+			k--
+		default:
+			kw.times[k-1] = early
+		}
+	}
+	if kw.rot && k > 0 {
+		if p := kw.vals[(k-1)*w : k*w]; x[0]*p[0]+x[1]*p[1]+x[2]*p[2]+x[3]*p[3] < 0 {
+			x = [4]float32{-x[0], -x[1], -x[2], -x[3]}
+		}
+	}
+	kw.times[k] = t
+	for i, v := range x[:w] {
+		kw.vals[k*w+i] = v
+	}
+	kw.n = k + 1
 }
 
 // legacyRange returns the key index range [lo, hi] sequence si uses on a legacy timeline: its

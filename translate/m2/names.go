@@ -1,7 +1,7 @@
 package m2
 
 import (
-	"fmt"
+	"math/bits"
 	"strconv"
 )
 
@@ -118,7 +118,7 @@ var keyBoneNames = [...]string{
 // boneName names bone i: "Bone<i>", with the key bone role appended when it has one.
 func boneName(i int, keyBone int32) string {
 	if keyBone >= 0 && int(keyBone) < len(keyBoneNames) {
-		return fmt.Sprintf("Bone%d_%s", i, keyBoneNames[keyBone])
+		return "Bone" + strconv.Itoa(i) + "_" + keyBoneNames[keyBone]
 	}
 	return "Bone" + strconv.Itoa(i)
 }
@@ -173,15 +173,13 @@ func blendName(b uint16) string {
 
 // flagNames lists the names of the bits set in f, "0x…" for bits without a name.
 func flagNames(f uint32, names map[uint32]string) []string {
-	out := []string{}
-	for bit := uint32(1); bit != 0; bit <<= 1 {
-		if f&bit == 0 {
-			continue
-		}
+	out := make([]string, 0, bits.OnesCount32(f))
+	for ; f != 0; f &= f - 1 {
+		bit := f & -f // the lowest bit set
 		if n, ok := names[bit]; ok {
 			out = append(out, n)
 		} else {
-			out = append(out, fmt.Sprintf("0x%x", bit))
+			out = append(out, "0x"+strconv.FormatUint(uint64(bit), 16))
 		}
 	}
 	return out

@@ -2,11 +2,11 @@ package m2
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/modelfs/modelfs/translate"
@@ -125,8 +125,13 @@ type arrayCheck struct {
 	essential bool
 }
 
-func (h *header) arrays(l Layout, version uint32) []arrayCheck {
-	return []arrayCheck{
+// headerArrays is the number of arrays header.arrays lists.
+const headerArrays = 33
+
+// arrays lists the header's arrays with their element sizes (an array value, which costs no
+// allocation).
+func (h *header) arrays(l Layout, version uint32) [headerArrays]arrayCheck {
+	return [headerArrays]arrayCheck{
 		{h.name, 1, "name", false},
 		{h.globalLoops, 4, "global sequences", true},
 		{h.sequences, l.SequenceSize, "sequences", true},
@@ -438,12 +443,12 @@ func (p *parser) track(at int, kd kind, what label) Track {
 	return t
 }
 
-// keys decodes n keys: times at toff, values at voff.
+// keys decodes n keys: times at toff, values at voff (the caller checked both arrays; with no
+// keys the offsets are not looked at, as an empty array may point anywhere).
 func (p *parser) keys(f *buf, toff, voff, n int, kd kind) Keys {
 	k := Keys{Times: p.times.take(n)}
-	src := f.b[toff : toff+4*n]
-	for i := range k.Times {
-		k.Times[i] = binary.LittleEndian.Uint32(src[4*i:])
+	if n > 0 {
+		leUint32s(k.Times, f.b[toff:toff+4*n])
 	}
 	if kd != kNone {
 		k.Values = p.values.take(n * kd.width())
@@ -541,12 +546,34 @@ func (p *parser) sequences() error {
 // AnimFileName is the name of the .anim file holding sequence id/variation of the model base
 // name (without directory or extension), e.g. Rabbit0004-00.anim.
 func AnimFileName(base string, id, variation uint16) string {
-	return fmt.Sprintf("%s%04d-%02d.anim", base, id, variation)
+	b := make([]byte, 0, len(base)+13)
+	b = append(b, base...)
+	b = zeroPad(b, int(id), 4)
+	b = append(b, '-')
+	b = zeroPad(b, int(variation), 2)
+	return string(append(b, ".anim"...))
 }
 
 // SkinFileName is the name of skin profile i of the model base name, e.g. Rabbit00.skin.
 func SkinFileName(base string, i int) string {
-	return fmt.Sprintf("%s%02d.skin", base, i)
+	b := make([]byte, 0, len(base)+7)
+	b = append(b, base...)
+	b = zeroPad(b, i, 2)
+	return string(append(b, ".skin"...))
+}
+
+// zeroPad appends v in decimal, padded with zeros to width digits as %0*d pads a number ≥ 0.
+// A negative v is appended as it is, which is what %02d writes (a negative number has two
+// characters at least); the names here pad a number that can be negative to 2 only.
+func zeroPad(b []byte, v, width int) []byte {
+	var d [24]byte
+	s := strconv.AppendInt(d[:0], int64(v), 10)
+	if v >= 0 {
+		for i := len(s); i < width; i++ {
+			b = append(b, '0')
+		}
+	}
+	return append(b, s...)
 }
 
 // companion opens a file beside the model.
@@ -635,13 +662,13 @@ func (p *parser) vertices() error {
 	vs := make([]Vertex, s.n)
 	b := f.b[s.off : uint64(s.off)+uint64(s.n)*48]
 	for i := range vs {
-		r := buf{b: b[i*48 : i*48+48]}
-		v := &vs[i]
-		v.Pos = r.vec3(0)
-		copy(v.Weights[:], r.b[12:16])
-		copy(v.Bones[:], r.b[16:20])
-		v.Normal = r.vec3(20)
-		v.UV = [2][2]float32{{r.f32(32), r.f32(36)}, {r.f32(40), r.f32(44)}}
+		r := (*[48]byte)(b[i*48:]) // one length check; the fields' offsets are constants
+		vs[i] = Vertex{
+			Pos:     [3]float32{le32f(r[0:]), le32f(r[4:]), le32f(r[8:])},
+			Weights: [4]uint8(r[12:16]), Bones: [4]uint8(r[16:20]),
+			Normal: [3]float32{le32f(r[20:]), le32f(r[24:]), le32f(r[28:])},
+			UV:     [2][2]float32{{le32f(r[32:]), le32f(r[36:])}, {le32f(r[40:]), le32f(r[44:])}},
+		}
 	}
 	p.m.Vertices = vs
 	return nil
@@ -891,20 +918,19 @@ func (p *parser) objects() error {
 		m.Lights = make([]Light, s.n)
 		for i := range m.Lights {
 			o := int(s.off) + l.lightSize()*i
-			w := fmt.Sprintf("light %d", i)
+			w := label{"light %d", i}
 			t := o + 16
 			m.Lights[i] = Light{Type: f.u16(o), Bone: f.i16(o + 2), Pos: f.vec3(o + 4),
-				AmbientColor: p.track(t, kVec3, label{w, -1}), AmbientIntensity: p.track(t+T, kFloat, label{w, -1}),
-				DiffuseColor: p.track(t+2*T, kVec3, label{w, -1}), DiffuseIntensity: p.track(t+3*T, kFloat, label{w, -1}),
-				AttenuationStart: p.track(t+4*T, kFloat, label{w, -1}), AttenuationEnd: p.track(t+5*T, kFloat, label{w, -1}),
-				Visibility: p.track(t+6*T, kU8, label{w, -1})}
+				AmbientColor: p.track(t, kVec3, w), AmbientIntensity: p.track(t+T, kFloat, w),
+				DiffuseColor: p.track(t+2*T, kVec3, w), DiffuseIntensity: p.track(t+3*T, kFloat, w),
+				AttenuationStart: p.track(t+4*T, kFloat, w), AttenuationEnd: p.track(t+5*T, kFloat, w),
+				Visibility: p.track(t+6*T, kU8, w)}
 		}
 	}
 	if s, ok := p.arrayOf(h.cameras, l.cameraSize(v), "cameras"); ok {
 		m.Cameras = make([]Camera, s.n)
 		for i := range m.Cameras {
 			o := int(s.off) + l.cameraSize(v)*i
-			w := fmt.Sprintf("camera %d", i)
 			c := Camera{Type: f.i32(o)}
 			t := o + 4
 			if l.Legacy || v < 271 {
@@ -913,15 +939,15 @@ func (p *parser) objects() error {
 			}
 			c.Far, c.Near = f.f32(t), f.f32(t+4)
 			t += 8
-			c.Positions = p.track(t, kSplineVec3, label{w + " positions", -1})
+			c.Positions = p.track(t, kSplineVec3, label{"camera %d positions", i})
 			c.PosBase = f.vec3(t + T)
 			t += T + 12
-			c.Targets = p.track(t, kSplineVec3, label{w + " targets", -1})
+			c.Targets = p.track(t, kSplineVec3, label{"camera %d targets", i})
 			c.TargetBase = f.vec3(t + T)
 			t += T + 12
-			c.Roll = p.track(t, kSplineFloat, label{w + " roll", -1})
+			c.Roll = p.track(t, kSplineFloat, label{"camera %d roll", i})
 			if !l.Legacy && v >= 271 {
-				c.FOVTrack, c.HasFOVTrack = p.track(t+T, kSplineFloat, label{w + " field of view", -1}), true
+				c.FOVTrack, c.HasFOVTrack = p.track(t+T, kSplineFloat, label{"camera %d field of view", i}), true
 			}
 			m.Cameras[i] = c
 		}
@@ -930,7 +956,7 @@ func (p *parser) objects() error {
 		m.Ribbons = make([]Ribbon, s.n)
 		for i := range m.Ribbons {
 			o := int(s.off) + l.ribbonSize()*i
-			w := fmt.Sprintf("ribbon emitter %d", i)
+			w := label{"ribbon emitter %d", i}
 			r := Ribbon{ID: f.i32(o), Bone: f.u32(o + 4), Pos: f.vec3(o + 8)}
 			var ok1, ok2 bool
 			r.Textures, ok1 = f.uint16s(f.span(o + 20))
@@ -939,13 +965,13 @@ func (p *parser) objects() error {
 				p.warn("%s: texture or material list past the end of the file; left out", w)
 			}
 			t := o + 36
-			r.Color, r.Alpha = p.track(t, kVec3, label{w, -1}), p.track(t+T, kFixed16, label{w, -1})
-			r.HeightAbove, r.HeightBelow = p.track(t+2*T, kFloat, label{w, -1}), p.track(t+3*T, kFloat, label{w, -1})
+			r.Color, r.Alpha = p.track(t, kVec3, w), p.track(t+T, kFixed16, w)
+			r.HeightAbove, r.HeightBelow = p.track(t+2*T, kFloat, w), p.track(t+3*T, kFloat, w)
 			t += 4 * T
 			r.EdgesPerSecond, r.EdgeLifetime, r.Gravity = f.f32(t), f.f32(t+4), f.f32(t+8)
 			r.Rows, r.Cols = f.u16(t+12), f.u16(t+14)
 			t += 16
-			r.TexSlot, r.Visibility = p.track(t, kU16, label{w, -1}), p.track(t+T, kU8, label{w, -1})
+			r.TexSlot, r.Visibility = p.track(t, kU16, w), p.track(t+T, kU8, w)
 			if !l.Legacy {
 				r.PriorityPlane, r.HasPriorityPlane = f.i16(t+2*T), true
 			}
@@ -964,7 +990,7 @@ func (p *parser) objects() error {
 // particle reads the fixed fields and scalar tracks of the particle emitter at o.
 func (p *parser) particle(o, i int) Particle {
 	f, l, T := &p.f, p.l, p.l.TrackSize
-	w := fmt.Sprintf("particle emitter %d", i)
+	w := label{"particle emitter %d", i}
 	e := Particle{ID: f.i32(o), Flags: f.u32(o + 4), Pos: f.vec3(o + 8), Bone: f.u16(o + 20), Texture: f.u16(o + 22)}
 	var ok1, ok2 bool
 	e.Model, ok1 = f.str(f.span(o + 24))
@@ -981,7 +1007,7 @@ func (p *parser) particle(o, i int) Particle {
 	e.TileRotation, e.Rows, e.Cols = f.u16(o+46), f.u16(o+48), f.u16(o+50)
 	t := o + 52
 	next := func(gap int) Track {
-		tr := p.track(t, kFloat, label{w, -1})
+		tr := p.track(t, kFloat, w)
 		t += T + gap
 		return tr
 	}
@@ -997,6 +1023,6 @@ func (p *parser) particle(o, i int) Particle {
 	if !l.Legacy {
 		enabled = o + 456
 	}
-	e.Enabled = p.track(enabled, kU8, label{w + " enabled", -1})
+	e.Enabled = p.track(enabled, kU8, label{"particle emitter %d enabled", i})
 	return e
 }

@@ -27,6 +27,9 @@ func (f *buf) u32(at int) uint32  { return binary.LittleEndian.Uint32(f.b[at:]) 
 func (f *buf) i32(at int) int32   { return int32(binary.LittleEndian.Uint32(f.b[at:])) }
 func (f *buf) f32(at int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(f.b[at:])) }
 
+// le32f reads the little-endian float at the start of b.
+func le32f(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
+
 func (f *buf) vec3(at int) [3]float32 {
 	return [3]float32{f.f32(at), f.f32(at + 4), f.f32(at + 8)}
 }
@@ -75,6 +78,9 @@ func (f *buf) str(s span) (string, bool) {
 	if !f.fits(s, 1) {
 		return "", false
 	}
+	if s.n == 0 {
+		return "", true // an empty array may point anywhere
+	}
 	b := f.b[s.off : s.off+s.n]
 	for i, c := range b {
 		if c == 0 {
@@ -87,24 +93,27 @@ func (f *buf) str(s span) (string, bool) {
 
 // int16s reads an M2Array<int16>.
 func (f *buf) int16s(s span) ([]int16, bool) {
-	if !f.fits(s, 2) {
-		return nil, false
-	}
-	out := make([]int16, s.n)
-	for i := range out {
-		out[i] = f.i16(int(s.off) + 2*i)
-	}
-	return out, true
+	return words16[int16](f, s)
 }
 
 // uint16s reads an M2Array<uint16>.
 func (f *buf) uint16s(s span) ([]uint16, bool) {
+	return words16[uint16](f, s)
+}
+
+// words16 reads an M2Array of 16-bit words.
+func words16[T ~int16 | ~uint16](f *buf, s span) ([]T, bool) {
 	if !f.fits(s, 2) {
 		return nil, false
 	}
-	out := make([]uint16, s.n)
+	out := make([]T, s.n)
+	if s.n == 0 {
+		return out, true
+	}
+	src := f.b[s.off : uint64(s.off)+2*uint64(s.n)]
 	for i := range out {
-		out[i] = f.u16(int(s.off) + 2*i)
+		w := (*[2]byte)(src[2*i:])
+		out[i] = T(uint16(w[0]) | uint16(w[1])<<8)
 	}
 	return out, true
 }

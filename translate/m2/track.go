@@ -64,20 +64,15 @@ func (k kind) width() int {
 
 // decode decodes the n values at off in f into dst, which holds n × width floats.
 func (k kind) decode(dst []float32, f *buf, off, n int) {
+	if len(dst) == 0 {
+		return // an empty array may point anywhere
+	}
 	b := f.b
 	switch k {
 	case kVec3, kQuat, kFloat, kSplineVec3, kSplineFloat:
-		src := b[off : off+4*len(dst)]
-		for i := range dst {
-			dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
-		}
+		leFloat32s(dst, b[off:off+4*len(dst)])
 	case kCompQuat:
-		src := b[off : off+8*n]
-		for i := 0; i < n; i++ {
-			x := binary.LittleEndian.Uint64(src[8*i:])
-			q := DecodeCompQuat([4]int16{int16(x), int16(x >> 16), int16(x >> 32), int16(x >> 48)})
-			copy(dst[4*i:4*i+4], q[:])
-		}
+		decodeCompQuats(dst[:4*n], b[off:off+8*n])
 	case kRawCompQuat:
 		for i := range dst {
 			dst[i] = float32(f.i16(off + 2*i))
@@ -95,6 +90,60 @@ func (k kind) decode(dst []float32, f *buf, off, n int) {
 			dst[i] = float32(b[off+i])
 		}
 	}
+}
+
+// leUint32s fills dst from the little-endian words of src, which holds 4 × len(dst) bytes.
+func leUint32s(dst []uint32, src []byte) {
+	for i := range dst {
+		w := (*[4]byte)(src[4*i:])
+		dst[i] = uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
+	}
+}
+
+// leFloat32s fills dst from the little-endian floats of src, which holds 4 × len(dst) bytes.
+func leFloat32s(dst []float32, src []byte) {
+	for i := range dst {
+		w := (*[4]byte)(src[4*i:])
+		dst[i] = math.Float32frombits(uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24)
+	}
+}
+
+// decodeCompQuats decodes the M2CompQuats of src (8 bytes each) into dst (4 floats each), as
+// DecodeCompQuat does one: rotations are most of a model's keys, so this loop is kept tight.
+func decodeCompQuats(dst []float32, src []byte) {
+	for i := 0; i+4 <= len(dst); i += 4 {
+		x := binary.LittleEndian.Uint64(src[2*i:])
+		a, b, c, d := compComponent(int16(x)), compComponent(int16(x>>16)), compComponent(int16(x>>32)), compComponent(int16(x>>48))
+		o := (*[4]float32)(dst[i:])
+		var l2 float64
+		l2 += a * a
+		l2 += b * b
+		l2 += c * c
+		l2 += d * d
+		if l2 == 0 {
+			*o = [4]float32{0, 0, 0, 1}
+			continue
+		}
+		inv := 1 / math.Sqrt(l2)
+		*o = [4]float32{float32(a * inv), float32(b * inv), float32(c * inv), float32(d * inv)}
+	}
+}
+
+// inv32767 is the float64 nearest 1/32767.
+const inv32767 = 1.0 / 32767
+
+// compComponent is one M2CompQuat component: (s + 32768) / 32767 for a negative s, else
+// (s − 32767) / 32767. A division costs more than the rest of a quaternion's decoding; the
+// product with the reciprocal, corrected by one fused multiply-add step (the remainder is exact),
+// rounds to the same float64 as the quotient for every int16 (TestCompComponent checks all).
+func compComponent(s int16) float64 {
+	v := int32(s) - 32767
+	if s < 0 {
+		v = int32(s) + 32768
+	}
+	x := float64(v)
+	q := x * inv32767
+	return math.FMA(math.FMA(-q, 32767, x), inv32767, q)
 }
 
 // arena hands out slices carved from large blocks, so that the many small key arrays of a model
@@ -124,21 +173,13 @@ func (a *arena[T]) take(n int) []T {
 // (s + 32768) / 32767 for a negative s and (s − 32767) / 32767 otherwise — the int16 read as an
 // unsigned offset from 32767 — and the result is normalised.
 func DecodeCompQuat(s [4]int16) [4]float32 {
-	var q [4]float64
-	var l2 float64
+	var src [8]byte
 	for i, v := range s {
-		if v < 0 {
-			q[i] = float64(int32(v)+32768) / 32767
-		} else {
-			q[i] = float64(int32(v)-32767) / 32767
-		}
-		l2 += q[i] * q[i]
+		binary.LittleEndian.PutUint16(src[2*i:], uint16(v))
 	}
-	if l2 == 0 {
-		return [4]float32{0, 0, 0, 1}
-	}
-	inv := 1 / math.Sqrt(l2)
-	return [4]float32{float32(q[0] * inv), float32(q[1] * inv), float32(q[2] * inv), float32(q[3] * inv)}
+	var q [4]float32
+	decodeCompQuats(q[:], src[:])
+	return q
 }
 
 // EncodeCompQuat is the inverse of DecodeCompQuat for a unit quaternion (up to rounding): the
