@@ -124,7 +124,9 @@ func Ext(name string) string { return strings.ToLower(path.Ext(name)) }
 // for directory listings; Sniff has the final word.
 func IsModelName(name string) bool {
 	ext := Ext(name)
-	for _, f := range Formats() {
+	regMu.RLock() // not Formats(): a directory listing asks once per entry, without copying
+	defer regMu.RUnlock()
+	for _, f := range formats {
 		if slices.Contains(f.Exts, ext) {
 			return true
 		}
