@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,12 +22,13 @@ type mountCmd struct {
 	Src string `arg:"" help:"The game tree to show (for example the extracted model folder)."`
 	Mnt string `arg:"" help:"The directory to mount it on."`
 
-	Options   []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
-	Debug     bool              `help:"Log every FUSE request and reply."`
-	CacheSize string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
-	Formats   []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
-	Parallel  int               `help:"Translations running at once (default: the number of CPUs)."`
-	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
+	Options     []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
+	Debug       bool              `help:"Log every FUSE request and reply."`
+	CacheSize   string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
+	Formats     []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
+	Parallel    int               `help:"Translations running at once (default: the number of CPUs)."`
+	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
+	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
 }
 
 // stopSignals returns the channel a stop request arrives on and a function that stops listening.
@@ -91,6 +93,30 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	return opt, nil
 }
 
+// memoryHeadroom is what the default memory limit allows beyond the cache: the translations in
+// flight, the runtime and the file system's own state.
+const memoryHeadroom = 48 << 20
+
+// memoryLimit returns the soft memory limit to give the Go runtime for a cache of cacheBytes,
+// or 0 for none. Without a limit the collector lets the heap grow to twice what is live, so a
+// full cache would cost about twice its size in memory.
+func (c *mountCmd) memoryLimit(cacheBytes int64, getenv func(string) string) (int64, error) {
+	if getenv("GOMEMLIMIT") != "" {
+		return 0, nil // the runtime has read it already
+	}
+	switch strings.ToLower(strings.TrimSpace(c.MemoryLimit)) {
+	case "":
+		return cacheBytes + memoryHeadroom, nil
+	case "off", "0":
+		return 0, nil
+	}
+	n, err := parseSize(c.MemoryLimit)
+	if err != nil {
+		return 0, &usageError{"--memory-limit: " + err.Error()}
+	}
+	return n, nil
+}
+
 var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)$`)
 
 // parseSize reads a human size: a number with an optional unit. K, M, G, T (with or without
@@ -135,6 +161,13 @@ func (c *mountCmd) Run(e *env) error {
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	opt.Logger = log
+	limit, err := c.memoryLimit(opt.CacheBytes, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if limit > 0 {
+		debug.SetMemoryLimit(limit)
+	}
 
 	stop, unlisten := stopSignals()
 	defer unlisten()

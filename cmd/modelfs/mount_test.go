@@ -222,3 +222,42 @@ func TestMountCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryLimit(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	cases := []struct {
+		flag string
+		env  string
+		want int64
+		err  string
+	}{
+		{flag: "", want: 64<<20 + memoryHeadroom},
+		{flag: "off"},
+		{flag: "0"},
+		{flag: "1G", want: 1 << 30},
+		{flag: "1G", env: "200MiB"}, // the runtime honours GOMEMLIMIT itself
+		{flag: "lots", err: "--memory-limit"},
+	}
+	for _, tc := range cases {
+		c := &mountCmd{MemoryLimit: tc.flag}
+		getenv := noEnv
+		if tc.env != "" {
+			getenv = func(k string) string {
+				if k == "GOMEMLIMIT" {
+					return tc.env
+				}
+				return ""
+			}
+		}
+		got, err := c.memoryLimit(64<<20, getenv)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) || exitCode(err) != exitUsage {
+				t.Errorf("%q: %v; want a usage error with %q", tc.flag, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q (GOMEMLIMIT=%q): %d, %v; want %d", tc.flag, tc.env, got, err, tc.want)
+		}
+	}
+}
