@@ -105,16 +105,19 @@ func ParseAMB(data []byte, file string) (*Animation, error) {
 	// Every value must be finite: check once so that the accessors need not.
 	for f := range a.Frames {
 		off := ambHeader + f*a.stride + 8
-		for k := 0; k < 3+4*a.Bones; k++ {
-			if !finiteBits(le.Uint32(data[off+4*k:])) {
-				return nil, fail(off+4*k, "frame %d: non-finite value", f)
+		// The root translation and the bone rotations are one run of floats.
+		run := data[off : off+4*(3+4*a.Bones)]
+		for k := 0; k+4 <= len(run); k += 4 {
+			if !finiteBits(le.Uint32(run[k:])) {
+				return nil, fail(off+k, "frame %d: non-finite value", f)
 			}
 		}
-		off += 12 + 16*a.Bones
+		off += len(run)
 		for d := 0; d < a.Dummies; d++ {
-			for k := range 7 {
-				if !finiteBits(le.Uint32(data[off+5+4*k:])) {
-					return nil, fail(off+5+4*k, "frame %d: dummy %d: non-finite value", f, d)
+			dummy := data[off+5 : off+33]
+			for k := 0; k+4 <= len(dummy); k += 4 {
+				if !finiteBits(le.Uint32(dummy[k:])) {
+					return nil, fail(off+5+k, "frame %d: dummy %d: non-finite value", f, d)
 				}
 			}
 			off += 33
@@ -183,14 +186,4 @@ func (a *Animation) dummyTag(r, d int) []byte {
 		n++
 	}
 	return tag[:n]
-}
-
-func (a *Animation) dummyPos(r, d int) [3]float32 {
-	off := ambHeader + r*a.stride + 20 + 16*a.Bones + 33*d + 5
-	return [3]float32{a.f32(off), a.f32(off + 4), a.f32(off + 8)}
-}
-
-func (a *Animation) dummyQuat(r, d int) [4]float32 {
-	off := ambHeader + r*a.stride + 20 + 16*a.Bones + 33*d + 17
-	return [4]float32{a.f32(off), a.f32(off + 4), a.f32(off + 8), a.f32(off + 12)}
 }

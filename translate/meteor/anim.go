@@ -1,6 +1,7 @@
 package meteor
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"path"
@@ -273,42 +274,78 @@ func (b *builder) clip(f *frames, recs []int, p *Pose) scene.Animation {
 		}
 		t += step
 	}
-	var chans []scene.Channel
-	addRot := func(node int, get func(r int) [4]float32) {
-		vals := make([]float32, 4*n)
-		var prev quat
-		for k, r := range recs {
-			w := get(r)
-			q := convQuat(float64(w[0]), float64(w[1]), float64(w[2]), float64(w[3]))
-			if k > 0 && q[0]*prev[0]+q[1]*prev[1]+q[2]*prev[2]+q[3]*prev[3] < 0 {
-				q = quat{-q[0], -q[1], -q[2], -q[3]}
-			}
-			prev = q
-			v := q.f32()
-			copy(vals[4*k:], v[:])
-		}
-		chans = append(chans, scene.Channel{Node: node, Path: scene.PathRotation, Interp: scene.Linear, Times: times, Values: vals})
-	}
-	addPos := func(node int, get func(r int) [3]float32) {
-		vals := make([]float32, 3*n)
-		for k, r := range recs {
-			v := convPos32(get(r))
-			copy(vals[3*k:], v[:])
-		}
-		chans = append(chans, scene.Channel{Node: node, Path: scene.PathTranslation, Interp: scene.Linear, Times: times, Values: vals})
-	}
-	addPos(0, a.RootPos)
-	for bone := 0; bone < a.Bones; bone++ {
-		addRot(bone, func(r int) [4]float32 { return a.BoneQuat(r, bone) })
-	}
+	// The channels: root translation, each bone's rotation, then each dummy's translation and
+	// rotation. They are filled frame by frame, reading each record of the file once in order
+	// (channel by channel would stride through the whole file once per channel), into one
+	// array of values that the channels share.
+	nb, nd := a.Bones, 0
 	if f.dummies {
-		for d := 0; d < a.Dummies; d++ {
-			node := b.skel.Bones + d
-			addPos(node, func(r int) [3]float32 { return a.dummyPos(r, d) })
-			addRot(node, func(r int) [4]float32 { return a.dummyQuat(r, d) })
+		nd = a.Dummies
+	}
+	nch := 1 + nb + 2*nd
+	vals := make([]float32, n*(3+4*nb+7*nd))
+	chans := make([]scene.Channel, nch)
+	off := 0
+	for c := range chans {
+		ch := &chans[c]
+		ch.Path, ch.Interp, ch.Times = scene.PathTranslation, scene.Linear, times
+		switch {
+		case c == 0:
+			ch.Node = 0
+		case c <= nb:
+			ch.Node, ch.Path = c-1, scene.PathRotation
+		default:
+			d := (c - 1 - nb) / 2
+			ch.Node = b.skel.Bones + d
+			if (c-1-nb)%2 == 1 {
+				ch.Path = scene.PathRotation
+			}
+		}
+		w := ch.Path.Width() * n
+		ch.Values = vals[off : off+w : off+w]
+		off += w
+	}
+	// prev holds each rotation channel's previous key, to keep consecutive keys in one
+	// hemisphere.
+	if cap(b.prevQuat) < nch {
+		b.prevQuat = make([]quat, nch)
+	}
+	prev := b.prevQuat[:nch]
+	for k, r := range recs {
+		rec := a.data[ambHeader+r*a.stride : ambHeader+(r+1)*a.stride]
+		putPos(chans[0].Values, k, rec[8:])
+		for bone := range nb {
+			putRot(chans[1+bone].Values, k, rec[20+16*bone:], &prev[1+bone])
+		}
+		for d := range nd {
+			o := 20 + 16*a.Bones + 33*d + 5
+			putPos(chans[1+nb+2*d].Values, k, rec[o:])
+			putRot(chans[2+nb+2*d].Values, k, rec[o+12:], &prev[2+nb+2*d])
 		}
 	}
 	return scene.Animation{Duration: times[n-1], Channels: chans}
+}
+
+// f32at reads the little-endian float32 at b[i:].
+func f32at(b []byte, i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[i:])) }
+
+// putPos converts the translation x, y, z at the start of src and stores it as key k of vals.
+func putPos(vals []float32, k int, src []byte) {
+	v := convPos32([3]float32{f32at(src, 0), f32at(src, 4), f32at(src, 8)})
+	d := vals[3*k : 3*k+3]
+	d[0], d[1], d[2] = v[0], v[1], v[2]
+}
+
+// putRot converts the rotation w, x, y, z at the start of src and stores it as key k of vals,
+// negated when that keeps it in the hemisphere of the previous key, *prev, which it updates.
+func putRot(vals []float32, k int, src []byte, prev *quat) {
+	q := convQuat(float64(f32at(src, 0)), float64(f32at(src, 4)), float64(f32at(src, 8)), float64(f32at(src, 12)))
+	if k > 0 && q[0]*prev[0]+q[1]*prev[1]+q[2]*prev[2]+q[3]*prev[3] < 0 {
+		q = quat{-q[0], -q[1], -q[2], -q[3]}
+	}
+	*prev = q
+	d := vals[4*k : 4*k+4]
+	d[0], d[1], d[2], d[3] = float32(q[0]), float32(q[1]), float32(q[2]), float32(q[3])
 }
 
 func windowsExtras(ws []Window) []scene.Extras {

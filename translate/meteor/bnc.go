@@ -2,6 +2,7 @@ package meteor
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -68,6 +69,12 @@ func (s *Skeleton) Index(ref string) (int, bool) {
 // ParseBNC reads a skeleton (.bnc). Errors are *translate.FormatError naming file.
 func ParseBNC(data []byte, file string) (*Skeleton, error) {
 	lx := newLexer(data, FormatBNC, file)
+	// Names are substrings of one copy of the file, not a copy each.
+	src := string(data)
+	str := func(b []byte) string {
+		off := cap(data) - cap(b) // b is a slice of data, which ends where data ends
+		return src[off : off+len(b)]
+	}
 	sk := &Skeleton{}
 	wantBones, wantDummies := -1, -1
 	var bones, dummies []Joint
@@ -89,14 +96,25 @@ func ParseBNC(data []byte, file string) (*Skeleton, error) {
 				return nil, err
 			}
 		case tok.is("bone") || tok.is("Dummey") || tok.is("Dummy"):
-			j, err := parseJoint(lx, !tok.is("bone"), tok.line)
-			if err != nil {
-				return nil, err
+			if bones == nil && dummies == nil {
+				// Room for the counts the header states (as far as the data can hold them),
+				// dummies included, so that neither list grows nor joining them copies.
+				most := len(data)/32 + 1
+				bones = make([]Joint, 0, min(max(wantBones, 0)+max(wantDummies, 0), most))
+				dummies = make([]Joint, 0, min(max(wantDummies, 0), most))
 			}
-			if j.Dummy {
-				dummies = append(dummies, j)
-			} else {
-				bones = append(bones, j)
+			// The joint is read in place, in the zeroed room at the end of its list (never
+			// used before): copying a Joint in costs a bulk write barrier while the GC runs.
+			list := &bones
+			if !tok.is("bone") {
+				list = &dummies
+			}
+			if len(*list) == cap(*list) {
+				*list = slices.Grow(*list, 1)
+			}
+			*list = (*list)[:len(*list)+1]
+			if err := parseJoint(lx, str, &(*list)[len(*list)-1], list == &dummies, tok.line); err != nil {
+				return nil, err
 			}
 			if len(bones)+len(dummies) > maxJoints {
 				return nil, lx.errorf(tok.line, "more than %d bones and dummies", maxJoints)
@@ -166,61 +184,61 @@ func ParseBNC(data []byte, file string) (*Skeleton, error) {
 	return sk, nil
 }
 
-// parseJoint reads the name and { … } body of one bone or dummy.
-func parseJoint(lx *lexer, dummy bool, line int) (Joint, error) {
-	j := Joint{Dummy: dummy, Children: -1, Line: line}
+// parseJoint reads the name and { … } body of one bone or dummy into j, which is zero.
+func parseJoint(lx *lexer, str func([]byte) string, j *Joint, dummy bool, line int) error {
+	j.Dummy, j.Children, j.Line = dummy, -1, line
 	name, err := lx.need("a name")
 	if err != nil {
-		return j, err
+		return err
 	}
 	if len(name.text) == 1 && isPunct(name.text[0]) && !name.quoted {
-		return j, lx.errorf(name.line, "expected a name, found %q", name.text)
+		return lx.errorf(name.line, "expected a name, found %q", name.text)
 	}
-	j.Name = string(name.text)
+	j.Name = str(name.text)
 	if err := lx.expect("{"); err != nil {
-		return j, err
+		return err
 	}
 	var havePivot, haveQuat, haveParent bool
 	for {
 		tok, err := lx.need(`"}"`)
 		if err != nil {
-			return j, err
+			return err
 		}
 		switch {
 		case tok.is("}"):
 			if !haveParent || !havePivot || !haveQuat {
-				return j, lx.errorf(tok.line, "%s lacks its parent, pivot or quaternion", j.Name)
+				return lx.errorf(tok.line, "%s lacks its parent, pivot or quaternion", j.Name)
 			}
-			return j, nil
+			return nil
 		case tok.is("parent"):
 			p, err := lx.need("a parent")
 			if err != nil {
-				return j, err
+				return err
 			}
-			j.Parent, haveParent = string(p.text), true
+			j.Parent, haveParent = str(p.text), true
 		case tok.is("pivot"):
 			for k := range 3 {
 				if j.Pivot[k], err = lx.float("pivot"); err != nil {
-					return j, err
+					return err
 				}
 				if math.Abs(j.Pivot[k]) > maxPivot {
-					return j, lx.errorf(tok.line, "%s: pivot %g out of range (±%g)", j.Name, j.Pivot[k], maxPivot)
+					return lx.errorf(tok.line, "%s: pivot %g out of range (±%g)", j.Name, j.Pivot[k], maxPivot)
 				}
 			}
 			havePivot = true
 		case tok.is("quaternion"):
 			for k := range 4 {
 				if j.Quat[k], err = lx.float("quaternion"); err != nil {
-					return j, err
+					return err
 				}
 			}
 			haveQuat = true
 		case tok.is("children"):
 			if j.Children, err = lx.int("child count", 0, maxJoints); err != nil {
-				return j, err
+				return err
 			}
 		default:
-			return j, lx.errorf(tok.line, "%s: unexpected %q", j.Name, clip(tok.text))
+			return lx.errorf(tok.line, "%s: unexpected %q", j.Name, clip(tok.text))
 		}
 	}
 }

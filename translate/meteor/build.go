@@ -50,6 +50,15 @@ type builder struct {
 	skelFile string
 	world    []rigid // world bind transform of each joint, glTF axes
 	warnings []string
+	prevQuat []quat       // scratch for clip
+	infl     []influences // scratch for skinMesh
+}
+
+// influences are the bone influences of one vertex being gathered.
+type influences struct {
+	n int
+	j [MaxInfluences]uint16
+	w [MaxInfluences]float64
 }
 
 func newBuilder(src translate.Source, skin *Skin) *builder {
@@ -241,7 +250,6 @@ type group struct {
 	part, material int // material: index into the part's materials, -1 for an invalid one
 	tris           []int
 	split          map[int]bool // triangles given their own vertex copies (a reversed twin)
-	seen           map[[3]uint32][3]uint32
 }
 
 // canonical returns a triangle's corners sorted (its key) and rotated to start at the smallest
@@ -270,6 +278,9 @@ func (b *builder) meshes() {
 	for pi := range b.skin.Parts {
 		p := &b.skin.Parts[pi]
 		groups := map[int]*group{}
+		// seen maps each group's triangles (material+1, then the sorted corners) to the
+		// orientation of the first: one map for the part, sized once.
+		seen := make(map[[4]uint32][3]uint32, len(p.Triangles))
 		degenerate, badMat, duplicate, reversed := 0, 0, 0, 0
 		for ti, t := range p.Triangles {
 			if t.V[0] == t.V[1] || t.V[1] == t.V[2] || t.V[0] == t.V[2] {
@@ -283,13 +294,14 @@ func (b *builder) meshes() {
 			}
 			g := groups[m]
 			if g == nil {
-				g = &group{part: pi, material: m, seen: map[[3]uint32][3]uint32{}}
+				g = &group{part: pi, material: m}
 				groups[m] = g
 			}
 			// Blender keeps one face per set of vertices: an exact repeat is dropped, a reversed
 			// twin (a back face) gets its own copies of the vertices.
-			key, orient := canonical(t.V)
-			if first, dup := g.seen[key]; dup {
+			corners, orient := canonical(t.V)
+			key := [4]uint32{uint32(m + 1), corners[0], corners[1], corners[2]}
+			if first, dup := seen[key]; dup {
 				if first == orient {
 					duplicate++
 					continue
@@ -300,7 +312,7 @@ func (b *builder) meshes() {
 				g.split[ti] = true
 				reversed++
 			} else {
-				g.seen[key] = orient
+				seen[key] = orient
 			}
 			g.tris = append(g.tris, ti)
 		}
@@ -391,16 +403,16 @@ func (b *builder) mesh(p *SkinPart, g *group, remap []int32, used []bool) scene.
 // into a second set), weights normalised to sum to 1.
 func (b *builder) skinMesh(p *SkinPart, mesh *scene.Mesh, order []int32) {
 	nb := b.skel.Bones
-	type infl struct {
-		n int
-		j [MaxInfluences]uint16
-		w [MaxInfluences]float64
+	// The influences are gathered in a buffer the meshes share.
+	if cap(b.infl) < len(order) {
+		b.infl = make([]influences, len(order))
 	}
-	inf := make([]infl, len(order))
+	inf := b.infl[:len(order)]
 	maxN, badBone, noWeight := 1, 0, 0
 	for k, v := range order {
 		vx := &p.Vertices[v]
 		in := &inf[k]
+		in.n = 0
 		for i := 0; i < vx.N; i++ {
 			bone, w := int(vx.Bones[i]), float64(vx.Weights[i])
 			if bone < 0 || bone >= nb || !(w >= 0) {

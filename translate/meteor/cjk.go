@@ -7,6 +7,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
+	"golang.org/x/text/transform"
 )
 
 // decodeComments turns the raw pose comments of one file into UTF-8 and names the encoding of
@@ -21,6 +22,7 @@ import (
 func decodeComments(raws [][]byte) (out, encs []string, file string) {
 	out, encs = make([]string, len(raws)), make([]string, len(raws))
 	big5, gbk := encoding.Encoding(traditionalchinese.Big5), encoding.Encoding(simplifiedchinese.GBK)
+	big5d, gbkd := &decoder{dec: big5.NewDecoder()}, &decoder{dec: gbk.NewDecoder()}
 	usedBig5, usedGBK := false, false
 	for i, r := range raws {
 		if isASCII(r) {
@@ -29,9 +31,9 @@ func decodeComments(raws [][]byte) (out, encs []string, file string) {
 		}
 		primary, secondary := big5, gbk
 		encs[i] = "big5"
-		text, odd := decodeOdd(big5, r)
+		text, odd := decodeOdd(big5d, r)
 		if score := odd + rareBig5(r); score > 0 {
-			if gtext, godd := decodeOdd(gbk, r); godd < score {
+			if gtext, godd := decodeOdd(gbkd, r); godd < score {
 				primary, secondary, text, odd = gbk, big5, gtext, godd
 				encs[i] = "gbk"
 			}
@@ -72,19 +74,19 @@ func rareBig5(b []byte) int {
 	return n
 }
 
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
+func isASCII[T string | []byte](b T) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] >= 0x80 {
 			return false
 		}
 	}
 	return true
 }
 
-// decodeOdd decodes b with enc and counts the characters that are undecodable or outside the
+// decodeOdd decodes b with d and counts the characters that are undecodable or outside the
 // common ranges of Chinese text (ASCII, CJK punctuation, unified ideographs, full-width forms).
-func decodeOdd(enc encoding.Encoding, b []byte) ([]byte, int) {
-	text, err := enc.NewDecoder().Bytes(b)
+func decodeOdd(d *decoder, b []byte) ([]byte, int) {
+	text, err := d.bytes(b)
 	if err != nil {
 		return nil, len(b)
 	}
@@ -99,6 +101,30 @@ func decodeOdd(enc encoding.Encoding, b []byte) ([]byte, int) {
 		}
 	}
 	return text, n
+}
+
+// decoder decodes with one encoding into a buffer it reuses, sparing a decoder and a buffer per
+// comment.
+type decoder struct {
+	dec *encoding.Decoder
+	buf []byte
+}
+
+// bytes is dec.Bytes(b), with its result valid until the next call.
+func (d *decoder) bytes(b []byte) ([]byte, error) {
+	// Big5 and GBK decoders write at most 3 bytes per byte read (U+FFFD for a bad one).
+	if n := 3*len(b) + 8; cap(d.buf) < n {
+		d.buf = make([]byte, n)
+	}
+	d.dec.Reset()
+	n, _, err := d.dec.Transform(d.buf[:cap(d.buf)], b, true)
+	if err == transform.ErrShortDst {
+		return d.dec.Bytes(b) // not expected; Bytes grows its buffer as needed
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.buf[:n], nil
 }
 
 // decodeMixed decodes b with primary, falling back to secondary per double-byte pair and to

@@ -290,6 +290,13 @@ func parseMaterial(lx *lexer) (Material, error) {
 
 // parseVertex reads "v x y z vt u v Bones n b0 w0 …".
 func parseVertex(lx *lexer, v *Vertex) error {
+	if pos, ok := lx.start(); ok {
+		if end, ok := fastVertex(lx.data, pos, v); ok {
+			lx.took(end)
+			return nil
+		}
+		*v = Vertex{} // as it was, for the general path
+	}
 	if err := lx.expect("v"); err != nil {
 		return err
 	}
@@ -328,6 +335,12 @@ func parseVertex(lx *lexer, v *Vertex) error {
 
 // parseTriangle reads "f 3 M i j k".
 func parseTriangle(lx *lexer, t *Triangle, i, nv int) error {
+	if pos, ok := lx.start(); ok {
+		if end, ok := fastTriangle(lx.data, pos, t, nv); ok {
+			lx.took(end)
+			return nil
+		}
+	}
 	if err := lx.expect("f"); err != nil {
 		return err
 	}
@@ -354,4 +367,122 @@ func parseTriangle(lx *lexer, t *Triangle, i, nv int) error {
 		t.V[k] = uint32(n)
 	}
 	return nil
+}
+
+// The fast paths below read a vertex or a face in one pass over the data when it has the
+// exporter's plain form: one line, blanks between the words, numbers that scanFloat32 and
+// scanUint take, counts and indices in range. On anything else they give up (ok false) and the
+// general path reads the entry token by token, with its errors. They consume nothing then, and
+// as they cross no line the lexer needs only its position moved when they succeed.
+
+// sameLineGap skips the blanks (but not a new line) that must follow a word at d[i].
+func sameLineGap(d []byte, i int) (int, bool) {
+	start := i
+	for i < len(d) && class[d[i]]&clSpace != 0 && d[i] != '\n' {
+		i++
+	}
+	return i, i > start
+}
+
+// letterWord reports whether the bare word at d[i] is lower, a lower-case ASCII word, in any
+// case, and returns its end. Setting bit 0x20 maps A–Z onto a–z and no other byte onto a letter.
+func letterWord(d []byte, i int, lower string) (int, bool) {
+	if len(d)-i < len(lower) {
+		return 0, false
+	}
+	for k := 0; k < len(lower); k++ {
+		if d[i+k]|0x20 != lower[k] {
+			return 0, false
+		}
+	}
+	return i + len(lower), stopsAt(d, i+len(lower))
+}
+
+// gapFloat32 reads the blanks and the number that follow a word ending at d[i].
+func gapFloat32(d []byte, i int) (float32, int, bool) {
+	i, ok := sameLineGap(d, i)
+	if !ok {
+		return 0, 0, false
+	}
+	f, n, ok := scanFloat32(d[i:])
+	return f, i + n, ok
+}
+
+// gapUint reads the blanks and the unsigned integer of at most hi that follow a word ending at
+// d[i].
+func gapUint(d []byte, i, hi int) (int, int, bool) {
+	i, ok := sameLineGap(d, i)
+	if !ok {
+		return 0, 0, false
+	}
+	v, n, ok := scanUint(d[i:])
+	return v, i + n, ok && v <= hi
+}
+
+// fastVertex is parseVertex's fast path for the vertex at d[i].
+func fastVertex(d []byte, i int, v *Vertex) (end int, ok bool) {
+	if i, ok = letterWord(d, i, "v"); !ok {
+		return 0, false
+	}
+	for k := range v.Pos {
+		if v.Pos[k], i, ok = gapFloat32(d, i); !ok {
+			return 0, false
+		}
+	}
+	if i, ok = sameLineGap(d, i); !ok {
+		return 0, false
+	}
+	if i, ok = letterWord(d, i, "vt"); !ok {
+		return 0, false
+	}
+	for k := range v.UV {
+		if v.UV[k], i, ok = gapFloat32(d, i); !ok {
+			return 0, false
+		}
+	}
+	if i, ok = sameLineGap(d, i); !ok {
+		return 0, false
+	}
+	if i, ok = letterWord(d, i, "bones"); !ok {
+		return 0, false
+	}
+	if v.N, i, ok = gapUint(d, i, MaxInfluences); !ok {
+		return 0, false
+	}
+	for k := 0; k < v.N; k++ {
+		var b int
+		if b, i, ok = gapUint(d, i, 1<<15); !ok {
+			return 0, false
+		}
+		v.Bones[k] = int32(b)
+		if v.Weights[k], i, ok = gapFloat32(d, i); !ok {
+			return 0, false
+		}
+	}
+	return i, true
+}
+
+// fastTriangle is parseTriangle's fast path for the face at d[i], whose vertices must be below
+// nv.
+func fastTriangle(d []byte, i int, t *Triangle, nv int) (end int, ok bool) {
+	if i, ok = letterWord(d, i, "f"); !ok {
+		return 0, false
+	}
+	if i, ok = sameLineGap(d, i); !ok || i >= len(d) || d[i] != '3' || !stopsAt(d, i+1) {
+		return 0, false
+	}
+	m, i, ok := gapUint(d, i+1, 1<<30)
+	if !ok {
+		return 0, false
+	}
+	var tri [3]uint32
+	for k := range tri {
+		var n int
+		if n, i, ok = gapUint(d, i, nv-1); !ok {
+			return 0, false
+		}
+		tri[k] = uint32(n)
+	}
+	t.Material, t.V = int32(m), tri
+	return i, true
 }
