@@ -1121,9 +1121,7 @@ func (b *builder) layoutKeys(ck *curveKeys, s, e uint32, bt *boneTrack) scene.Ch
 		cw := min(w, 4) // floats of a key that reach the value (as copy into a [4]float32 would)
 		for ; z < n && times[z] <= e; z++ {
 			var x [4]float32
-			for i, v := range vals[z*w : z*w+cw] {
-				x[i] = v
-			}
+			copy(x[:], vals[z*w:z*w+cw])
 			kw.put(times[z]-s, bt.conv(x))
 		}
 	}
