@@ -659,6 +659,9 @@ func (p *parser) bones() error {
 // vertices reads the global vertex list (checked by detect).
 func (p *parser) vertices() error {
 	f, s := &p.f, p.h.vertices
+	if s.n == 0 {
+		return nil // an empty array may point anywhere
+	}
 	vs := make([]Vertex, s.n)
 	b := f.b[s.off : uint64(s.off)+uint64(s.n)*48]
 	for i := range vs {
