@@ -1,6 +1,6 @@
 package elem
 
-import "math"
+import "github.com/modelfs/modelfs/internal/textnum"
 
 // Fast paths for the long lists (positions, normals, UVs, faces, blend weights, keys): a list
 // line is read in one pass straight from the input. A line the fast path does not recognise is
@@ -9,60 +9,40 @@ import "math"
 // delim marks the bytes that end a number on a list line.
 var delim = [256]bool{':': true, ',': true, '"': true, ' ': true, '\t': true, '\r': true, '\n': true}
 
-// number parses the number starting at data[i], returning it and the index after it. Short
-// decimals are converted in the same pass (exactly as parseFloat32 converts them); anything else
-// is delimited and handed to parseFloat32.
+// number parses the number starting at data[i], returning it and the index after it. Plain
+// decimals are converted in the same pass by textnum's exact fast path (as parseFloat32 converts
+// them); anything else is delimited and handed to parseFloat32.
 func number(data []byte, i int) (float32, int, bool) {
-	j := i
-	neg := false
-	if j < len(data) && (data[j] == '-' || data[j] == '+') {
-		neg = data[j] == '-'
-		j++
-	}
-	var mant uint64
-	nd, exp, digits := 0, 0, 0
-	for ; j < len(data); j++ {
-		c := data[j] - '0'
-		if c > 9 {
-			break
-		}
-		if nd > 0 || c != 0 {
-			mant = mant*10 + uint64(c)
-			nd++
-		}
-		digits++
-	}
-	if j < len(data) && data[j] == '.' {
-		for j++; j < len(data); j++ {
-			c := data[j] - '0'
-			if c > 9 {
-				break
-			}
-			if nd > 0 || c != 0 {
-				mant = mant*10 + uint64(c)
-				nd++
-			}
-			exp--
-			digits++
-		}
-	}
-	if digits == 0 || nd > 15 || exp < -22 || j < len(data) && !delim[data[j]] {
+	f, n, ok := textnum.ScanFloat32(data[i:])
+	j := i + n
+	if !ok || j < len(data) && !delim[data[j]] || n > maxNumberLen && !longPlain(data[i:j]) {
 		return slowNumber(data, i)
 	}
-	if mant == 0 {
-		if neg {
-			return float32(math.Copysign(0, -1)), j, true
+	return f, j, true
+}
+
+// longPlain reports whether a decimal longer than parseFloat32 takes is one that number has always
+// read anyway: one without an exponent, with at most 15 significant digits and 22 after the point
+// (leading zeros are what make such a number long). Keeping that quirk keeps the list reader's
+// verdict on every line unchanged.
+func longPlain(b []byte) bool {
+	sig, frac, point := 0, 0, false
+	for _, c := range b {
+		switch {
+		case c == 'e' || c == 'E':
+			return false
+		case c == '.':
+			point = true
+		case c >= '0' && c <= '9':
+			if sig > 0 || c != '0' {
+				sig++
+			}
+			if point {
+				frac++
+			}
 		}
-		return 0, j, true
 	}
-	f := float64(mant) / pow10[-exp]
-	if f < 0x1p-126 || math.Float64bits(f)&(1<<29-1) == 1<<28 {
-		return slowNumber(data, i)
-	}
-	if neg {
-		f = -f
-	}
-	return float32(f), j, true
+	return sig <= 15 && frac <= 22
 }
 
 func slowNumber(data []byte, i int) (float32, int, bool) {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/modelfs/modelfs/internal/textnum"
 	"github.com/modelfs/modelfs/translate"
 )
 
@@ -379,78 +380,21 @@ func parseInt(b []byte) (int, bool) {
 	return v, true
 }
 
-// pow10 holds the powers of ten float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+// maxNumberLen bounds the length of a number parseFloat32 reads; longer ones are refused.
+const maxNumberLen = 64
 
-// parseFloat32 parses b as strconv.ParseFloat(b, 32) does, bit for bit. Short decimals take an
-// exact fast path (at most 15 significant digits and a power of ten up to 22 make one correctly
-// rounded float64 operation; rounding that to float32 is exact unless it sits on a float32
-// midpoint, which is checked); the rest go to strconv. Out-of-range values are refused.
+// parseFloat32 parses b as strconv.ParseFloat(b, 32) does, bit for bit, except that it refuses
+// what is not an .elem number: strconv's Go-syntax extensions (underscores, hex floats), Inf and
+// NaN, values out of float32's range, and anything longer than maxNumberLen bytes. Plain decimals
+// take textnum's exact fast path; the rest go to strconv.
 func parseFloat32(b []byte) (float32, bool) {
-	if len(b) == 0 || len(b) > 64 {
+	if len(b) == 0 || len(b) > maxNumberLen {
 		return 0, false
 	}
-	i, neg := 0, false
-	switch b[0] {
-	case '-':
-		neg, i = true, 1
-	case '+':
-		i = 1
+	if f, n, ok := textnum.ScanFloat32(b); ok && n == len(b) {
+		return f, true
 	}
-	var mant uint64
-	nd, exp, digits := 0, 0, false
-	for ; i < len(b); i++ {
-		c := b[i] - '0'
-		if c > 9 {
-			break
-		}
-		digits = true
-		if nd > 0 || c != 0 {
-			if nd >= 15 {
-				return slowFloat32(b)
-			}
-			mant = mant*10 + uint64(c)
-			nd++
-		}
-	}
-	if i < len(b) && b[i] == '.' {
-		for i++; i < len(b); i++ {
-			c := b[i] - '0'
-			if c > 9 {
-				break
-			}
-			digits = true
-			if nd > 0 || c != 0 {
-				if nd >= 15 {
-					return slowFloat32(b)
-				}
-				mant = mant*10 + uint64(c)
-				nd++
-			}
-			exp--
-		}
-	}
-	if !digits || i != len(b) {
-		return slowFloat32(b)
-	}
-	if mant == 0 {
-		if neg {
-			return float32(math.Copysign(0, -1)), true
-		}
-		return 0, true
-	}
-	if exp < -22 {
-		return slowFloat32(b)
-	}
-	f := float64(mant) / pow10[-exp]
-	if f < 0x1p-126 || math.Float64bits(f)&(1<<29-1) == 1<<28 {
-		return slowFloat32(b)
-	}
-	if neg {
-		f = -f
-	}
-	return float32(f), true
+	return slowFloat32(b)
 }
 
 func slowFloat32(b []byte) (float32, bool) {

@@ -374,3 +374,22 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberLong: the list reader keeps taking plain decimals longer than parseFloat32 accepts
+// when their length is only leading zeros (as it always has), and refuses the other long ones.
+func TestNumberLong(t *testing.T) {
+	zeros := strings.Repeat("0", 70)
+	for s, want := range map[string]float32{zeros + "1.5": 1.5, "-" + zeros + "0.25": -0.25, zeros: 0} {
+		if _, ok := parseFloat32([]byte(s)); ok {
+			t.Errorf("parseFloat32 accepted %d bytes", len(s))
+		}
+		if v, end, ok := number([]byte(s+":"), 0); !ok || end != len(s) || v != want {
+			t.Errorf("number(%q) = %v, %d, %v; want %v", s, v, end, ok, want)
+		}
+	}
+	for _, s := range []string{zeros + "1234567890123456", zeros + "1e5", "0." + zeros + "1", "0." + zeros} {
+		if _, _, ok := number([]byte(s+":"), 0); ok {
+			t.Errorf("number accepted %q", s)
+		}
+	}
+}

@@ -7,30 +7,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/modelfs/modelfs/internal/textnum"
 )
 
-// checkNumber fails unless atof64 and atof32 give exactly what strconv.ParseFloat gives for s
-// (the same bits, so signed zeros count), and the same verdict on errors.
-func checkNumber(t *testing.T, s string) {
-	t.Helper()
-	want64, err64 := strconv.ParseFloat(s, 64)
-	got64, ok64 := atof64(s)
-	if ok64 != (err64 == nil) || (ok64 && math.Float64bits(got64) != math.Float64bits(want64)) {
-		t.Errorf("atof64(%q) = %v, %v; strconv gives %v, %v", s, got64, ok64, want64, err64)
-	}
-	if got, ok := atof64([]byte(s)); math.Float64bits(got) != math.Float64bits(got64) || ok != ok64 {
-		t.Errorf("atof64(%q) differs between string and []byte", s)
-	}
-	want32, err32 := strconv.ParseFloat(s, 32)
-	got32, ok32 := atof32(s)
-	if ok32 != (err32 == nil) || (ok32 && math.Float32bits(got32) != math.Float32bits(float32(want32))) {
-		t.Errorf("atof32(%q) = %v, %v; strconv gives %v, %v", s, got32, ok32, want32, err32)
-	}
-	checkScan(t, s)
-}
-
-// checkScan checks the scanners that read a number at the start of the data: they may decline,
-// but what they read must be the whole word and what atof32, atof64 and atoi make of it.
+// checkScan checks the scanners that read a number at the start of the data (the conversion
+// itself is textnum's and tested there): they may decline, but what they read must be the whole
+// word and what textnum.ParseFloat32, textnum.ParseFloat64 and atoi make of it.
 func checkScan(t *testing.T, word string) {
 	t.Helper()
 	if len(word) == 0 || strings.ContainsFunc(word, func(r rune) bool { return r < utf8.RuneSelf && class[r]&clStop != 0 }) {
@@ -45,15 +28,15 @@ func checkScan(t *testing.T, word string) {
 		}
 		w := string(d[:k])
 		if f, n, ok := scanFloat32(d); ok {
-			want, wok := atof32(w)
+			want, wok := textnum.ParseFloat32(w)
 			if n != k || !wok || math.Float32bits(f) != math.Float32bits(want) {
-				t.Errorf("scanFloat32(%q) = %v, %d; atof32(%q) = %v, %v", d, f, n, w, want, wok)
+				t.Errorf("scanFloat32(%q) = %v, %d; textnum.ParseFloat32(%q) = %v, %v", d, f, n, w, want, wok)
 			}
 		}
 		if f, n, ok := scanFloat64(d); ok {
-			want, wok := atof64(w)
+			want, wok := textnum.ParseFloat64(w)
 			if n != k || !wok || math.Float64bits(f) != math.Float64bits(want) {
-				t.Errorf("scanFloat64(%q) = %v, %d; atof64(%q) = %v, %v", d, f, n, w, want, wok)
+				t.Errorf("scanFloat64(%q) = %v, %d; textnum.ParseFloat64(%q) = %v, %v", d, f, n, w, want, wok)
 			}
 		}
 		if v, n, ok := scanUint(d); ok {
@@ -83,12 +66,12 @@ func TestNumberEdgeCases(t *testing.T) {
 		"1.000000178813934326171875", "1.00000017881393432617187501", "0.000000000000000000000000000000000000000001",
 		strings.Repeat("0", maxTokenLen) + "1", strings.Repeat("0", maxTokenLen-1) + "1", "1e+0005", "1e00001", "1e-0000", "0123", "-0", "+7", "999999999", "1000000000", "2147483647", "2147483648", "-2147483648",
 	} {
-		checkNumber(t, s)
+		checkScan(t, s)
 	}
 }
 
-// TestNumberRandom compares against strconv on random decimals in the shapes the files use and
-// on random strings over the characters a number is made of.
+// TestNumberRandom checks the scanners on random decimals in the shapes the files use and on
+// random strings over the characters a number is made of.
 func TestNumberRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	digits := func(n int) string {
@@ -129,7 +112,7 @@ func TestNumberRandom(t *testing.T) {
 			}
 			s = string(b)
 		}
-		checkNumber(t, s)
+		checkScan(t, s)
 		if t.Failed() {
 			return
 		}
@@ -140,5 +123,5 @@ func FuzzNumber(f *testing.F) {
 	for _, s := range []string{"0", "-0.000", "2.87744", "1e22", "16777217", "9007199254740993", "0x1p-2", "inf", "1_0", ".5", "5."} {
 		f.Add(s)
 	}
-	f.Fuzz(checkNumber)
+	f.Fuzz(checkScan)
 }

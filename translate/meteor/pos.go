@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+
+	"github.com/modelfs/modelfs/internal/textnum"
 )
 
 // FormatPOS is the format name used in errors about action tables.
@@ -505,7 +507,7 @@ func (ps *posParser) fill(p *Pose) error {
 					w.End = n
 				}
 			case keySpeed:
-				s, ok := atof64(val)
+				s, ok := textnum.ParseFloat64(val)
 				if !ok {
 					return lx.errorf(f.line, "pose %d: %s speed %q is not a number", p.Number, ps.str(b.name), clip([]byte(val)))
 				}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/modelfs/modelfs/internal/textnum"
 	"github.com/modelfs/modelfs/translate"
 )
 
@@ -315,7 +316,7 @@ func (lx *lexer) float(what string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, ok := atof64(text)
+	f, ok := textnum.ParseFloat64(text)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, lx.errorf(line, "%s: %q is not a finite number", what, clip(text))
 	}
@@ -334,7 +335,7 @@ func (lx *lexer) float32(what string) (float32, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, ok := atof32(text)
+	f, ok := textnum.ParseFloat32(text)
 	if !ok || math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 		return 0, lx.errorf(line, "%s: %q is not a finite number", what, clip(text))
 	}
