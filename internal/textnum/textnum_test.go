@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modelfs/modelfs/internal/textnum/textnumtest"
 )
 
 // check fails unless ParseFloat64 and ParseFloat32 give exactly what strconv.ParseFloat gives
@@ -90,56 +92,11 @@ func TestFastPath(t *testing.T) {
 	}
 }
 
-// TestRandom compares against strconv on random decimals in the shapes the files use and on
-// random strings over the characters a number is made of.
+// TestRandom compares against strconv on random number strings.
 func TestRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	digits := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte('0' + r.IntN(10))
-		}
-		return string(b)
-	}
 	for range 300000 {
-		var s string
-		switch r.IntN(7) {
-		case 0: // as the exporters write them
-			s = strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(8)-2)), 'f', r.IntN(9), 64)
-		case 1: // shortest representations, all magnitudes
-			s = strconv.FormatFloat(math.Float64frombits(r.Uint64()), 'g', -1, 64)
-		case 2:
-			s = strconv.FormatFloat(float64(math.Float32frombits(r.Uint32())), 'g', -1, 32)
-		case 3: // digits, a dot and an exponent, anywhere
-			s = digits(r.IntN(22)) + "." + digits(r.IntN(22))
-			if r.IntN(2) == 0 {
-				s = "-" + s
-			}
-			if r.IntN(2) == 0 {
-				s += "e" + strconv.Itoa(r.IntN(80)-40)
-			}
-		case 4: // near the exactness limits
-			m := r.Uint64N(1 << 25)
-			switch r.IntN(3) {
-			case 0:
-				m = 1<<53 - r.Uint64N(1<<20)
-			case 1: // float32 rounding midpoints and their neighbours
-				m = (1<<24+r.Uint64N(1<<24))<<1 | 1
-				m = m<<r.IntN(5) + r.Uint64N(3) - 1
-			}
-			s = strconv.FormatUint(m, 10) + "e" + strconv.Itoa(r.IntN(50)-25)
-		case 5: // float32 midpoints written out in full (up to 17 digits)
-			b := uint64(r.Uint32()&(1<<23-1)|1<<23)<<1 | 1
-			s = strconv.FormatFloat(float64(b)*math.Pow(2, float64(r.IntN(40)-30)), 'g', -1, 64)
-		default: // noise over the alphabet of numbers
-			const alphabet = "0123456789.-+eE_xpin"
-			b := make([]byte, 1+r.IntN(12))
-			for i := range b {
-				b[i] = alphabet[r.IntN(len(alphabet))]
-			}
-			s = string(b)
-		}
-		check(t, s)
+		check(t, textnumtest.Decimal(r))
 		if t.Failed() {
 			return
 		}

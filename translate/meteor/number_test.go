@@ -3,12 +3,12 @@ package meteor
 import (
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/modelfs/modelfs/internal/textnum"
+	"github.com/modelfs/modelfs/internal/textnum/textnumtest"
 )
 
 // checkScan checks the scanners that read a number at the start of the data (the conversion
@@ -70,49 +70,11 @@ func TestNumberEdgeCases(t *testing.T) {
 	}
 }
 
-// TestNumberRandom checks the scanners on random decimals in the shapes the files use and on
-// random strings over the characters a number is made of.
+// TestNumberRandom checks the scanners on random number strings.
 func TestNumberRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	digits := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte('0' + r.IntN(10))
-		}
-		return string(b)
-	}
 	for range 200000 {
-		var s string
-		switch r.IntN(6) {
-		case 0: // as the exporters write them
-			s = strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(8)-2)), 'f', r.IntN(9), 64)
-		case 1: // shortest representations, all magnitudes
-			s = strconv.FormatFloat(math.Float64frombits(r.Uint64()), 'g', -1, 64)
-		case 2:
-			s = strconv.FormatFloat(float64(math.Float32frombits(r.Uint32())), 'g', -1, 32)
-		case 3: // digits, a dot and an exponent, anywhere
-			s = digits(r.IntN(22)) + "." + digits(r.IntN(22))
-			if r.IntN(2) == 0 {
-				s = "-" + s
-			}
-			if r.IntN(2) == 0 {
-				s += "e" + strconv.Itoa(r.IntN(80)-40)
-			}
-		case 4: // near the exactness limits
-			m := r.Uint64N(1 << 25)
-			if r.IntN(2) == 0 {
-				m = 1<<53 - r.Uint64N(1<<20)
-			}
-			s = strconv.FormatUint(m, 10) + "e" + strconv.Itoa(r.IntN(50)-25)
-		default: // noise over the alphabet of numbers
-			const alphabet = "0123456789.-+eE_xpin"
-			b := make([]byte, 1+r.IntN(12))
-			for i := range b {
-				b[i] = alphabet[r.IntN(len(alphabet))]
-			}
-			s = string(b)
-		}
-		checkScan(t, s)
+		checkScan(t, textnumtest.Decimal(r))
 		if t.Failed() {
 			return
 		}
