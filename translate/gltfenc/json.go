@@ -253,80 +253,16 @@ func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, ur
 		b = w.key(b, &first, `"extensionsRequired":`)
 		b = w.strings(b, doc.ExtensionsRequired)
 	}
-	if len(doc.Accessors) > 0 {
-		b = w.key(b, &first, `"accessors":`)
-		b = append(b, '[')
-		for i, a := range doc.Accessors {
-			b = w.comma(b, i)
-			b = w.accessor(b, a)
-		}
-		b = append(b, ']')
-	}
-	if len(doc.Animations) > 0 {
-		b = w.key(b, &first, `"animations":`)
-		b = append(b, '[')
-		for i, a := range doc.Animations {
-			b = w.comma(b, i)
-			b = w.animation(b, a)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(&w, b, &first, `"accessors":`, doc.Accessors, w.accessor)
+	b = appendList(&w, b, &first, `"animations":`, doc.Animations, w.animation)
 	b = w.key(b, &first, `"asset":`)
 	b = w.asset(b, &doc.Asset)
-	if len(doc.BufferViews) > 0 {
-		b = w.key(b, &first, `"bufferViews":`)
-		b = append(b, '[')
-		for i, v := range doc.BufferViews {
-			b = w.comma(b, i)
-			b = w.bufferView(b, v)
-		}
-		b = append(b, ']')
-	}
-	if len(doc.Images) > 0 {
-		b = w.key(b, &first, `"images":`)
-		b = append(b, '[')
-		for i, im := range doc.Images {
-			b = w.comma(b, i)
-			b = w.image(b, im)
-		}
-		b = append(b, ']')
-	}
-	if len(doc.Materials) > 0 {
-		b = w.key(b, &first, `"materials":`)
-		b = append(b, '[')
-		for i, m := range doc.Materials {
-			b = w.comma(b, i)
-			b = w.material(b, m)
-		}
-		b = append(b, ']')
-	}
-	if len(doc.Meshes) > 0 {
-		b = w.key(b, &first, `"meshes":`)
-		b = append(b, '[')
-		for i, m := range doc.Meshes {
-			b = w.comma(b, i)
-			b = w.mesh(b, m)
-		}
-		b = append(b, ']')
-	}
-	if len(doc.Nodes) > 0 {
-		b = w.key(b, &first, `"nodes":`)
-		b = append(b, '[')
-		for i, n := range doc.Nodes {
-			b = w.comma(b, i)
-			b = w.node(b, n)
-		}
-		b = append(b, ']')
-	}
-	if len(doc.Samplers) > 0 {
-		b = w.key(b, &first, `"samplers":`)
-		b = append(b, '[')
-		for i, s := range doc.Samplers {
-			b = w.comma(b, i)
-			b = w.sampler(b, s)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(&w, b, &first, `"bufferViews":`, doc.BufferViews, w.bufferView)
+	b = appendList(&w, b, &first, `"images":`, doc.Images, w.image)
+	b = appendList(&w, b, &first, `"materials":`, doc.Materials, w.material)
+	b = appendList(&w, b, &first, `"meshes":`, doc.Meshes, w.mesh)
+	b = appendList(&w, b, &first, `"nodes":`, doc.Nodes, w.node)
+	b = appendList(&w, b, &first, `"samplers":`, doc.Samplers, w.sampler)
 	if doc.Scene != nil {
 		b = w.key(b, &first, `"scene":`)
 		b = w.int(b, *doc.Scene)
@@ -347,15 +283,7 @@ func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, ur
 		}
 		b = append(b, ']')
 	}
-	if len(doc.Skins) > 0 {
-		b = w.key(b, &first, `"skins":`)
-		b = append(b, '[')
-		for i, s := range doc.Skins {
-			b = w.comma(b, i)
-			b = w.skin(b, s)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(&w, b, &first, `"skins":`, doc.Skins, w.skin)
 	if len(doc.Textures) > 0 {
 		b = w.key(b, &first, `"textures":`)
 		b = append(b, '[')
@@ -393,6 +321,21 @@ func (w *jsonWriter) comma(b []byte, i int) []byte {
 		b = append(b, ',')
 	}
 	return b
+}
+
+// appendList writes the member key (`"name":`) with the array of list's elements, each written
+// by elem, when list is not empty (the document's arrays are all omitempty).
+func appendList[T any](w *jsonWriter, b []byte, first *bool, key string, list []T, elem func([]byte, T) []byte) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	b = w.key(b, first, key)
+	b = append(b, '[')
+	for i, x := range list {
+		b = w.comma(b, i)
+		b = elem(b, x)
+	}
+	return append(b, ']')
 }
 
 // common writes the extensions, extras and name members that most glTF objects start with.
