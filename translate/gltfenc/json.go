@@ -92,25 +92,13 @@ func fastSupported(doc *gltf.Document) bool {
 		if a == nil {
 			return false
 		}
-		for _, c := range a.Channels {
-			if c == nil {
-				return false
-			}
+		if slices.Contains(a.Channels, nil) {
+			return false
 		}
 		for _, s := range a.Samplers {
 			if s == nil || int(s.Interpolation) >= len(interpolationNames) {
 				return false
 			}
-		}
-	}
-	for _, v := range doc.BufferViews {
-		if v == nil {
-			return false
-		}
-	}
-	for _, im := range doc.Images {
-		if im == nil {
-			return false
 		}
 	}
 	for _, m := range doc.Materials {
@@ -147,22 +135,9 @@ func fastSupported(doc *gltf.Document) bool {
 			return false
 		}
 	}
-	for _, s := range doc.Scenes {
-		if s == nil {
-			return false
-		}
-	}
-	for _, s := range doc.Skins {
-		if s == nil {
-			return false
-		}
-	}
-	for _, t := range doc.Textures {
-		if t == nil {
-			return false
-		}
-	}
-	return true
+	// Lists whose entries need no other check than being there.
+	return !slices.Contains(doc.BufferViews, nil) && !slices.Contains(doc.Images, nil) &&
+		!slices.Contains(doc.Scenes, nil) && !slices.Contains(doc.Skins, nil) && !slices.Contains(doc.Textures, nil)
 }
 
 // hasMatrix and the three below are qmuntal's tests for writing a node's transform: a value equal

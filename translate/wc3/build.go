@@ -225,25 +225,9 @@ func sub(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1
 
 // skin makes the one skin whose joints are all nodes, bound at the pivots.
 func (b *builder) skin() error {
-	n := len(b.s.Nodes)
-	if n == 0 {
-		return nil
+	if len(b.s.Nodes) > 0 {
+		b.s.Skins = []scene.Skin{scene.PivotSkin(b.m.Name, b.s.Nodes, b.pivots)}
 	}
-	sk := scene.Skin{Name: b.m.Name, Joints: make([]int, n), InverseBind: make([][16]float32, n), Skeleton: -1}
-	roots := 0
-	for i := range n {
-		sk.Joints[i] = i
-		p := b.pivots[i]
-		sk.InverseBind[i] = [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1}
-		if b.s.Nodes[i].Parent < 0 {
-			roots++
-			sk.Skeleton = i
-		}
-	}
-	if roots != 1 {
-		sk.Skeleton = -1
-	}
-	b.s.Skins = []scene.Skin{sk}
 	return nil
 }
 
