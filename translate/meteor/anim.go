@@ -74,7 +74,12 @@ func (b *builder) loadFrames(name string, quietMissing bool) (f *frames, missing
 
 // animations cuts the animation frames into one animation per usable pose.
 func (b *builder) animations() {
-	own, _ := b.loadFrames(b.char+".amb", false)
+	own := b.own
+	if b.ownRead {
+		b.warnings = append(b.warnings, b.ownWarnings...)
+	} else {
+		own, _ = b.loadFrames(b.char+".amb", false)
+	}
 	posFile, posData, err := companion(b.src, b.dir, b.char+".pos")
 	var table *PoseTable
 	switch {

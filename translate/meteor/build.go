@@ -50,8 +50,13 @@ type builder struct {
 	skelFile string
 	world    []rigid // world bind transform of each joint, glTF axes
 	warnings []string
-	prevQuat []quat       // scratch for clip
-	infl     []influences // scratch for skinMesh
+	prevQuat []quat // scratch for clip
+	// own is the character's own animation file, read with the skeleton (nil when missing or
+	// unusable) when ownRead is set; ownWarnings are its warnings, reported with the animations.
+	own         *frames
+	ownRead     bool
+	ownWarnings []string
+	infl        []influences // scratch for skinMesh
 }
 
 // influences are the bone influences of one vertex being gathered.
@@ -129,13 +134,26 @@ func (b *builder) skeleton() {
 	}
 	b.warnings = append(b.warnings, sk.Warnings...)
 	b.skel, b.skelFile = sk, found
-	b.s.Extras["skeleton"] = scene.Extras{"file": found, "bones": sk.Bones, "dummies": sk.Dummies()}
+	skelInfo := scene.Extras{"file": found, "bones": sk.Bones, "dummies": sk.Dummies()}
+	b.s.Extras["skeleton"] = skelInfo
+	// The character's animation is read now: its frame 0 may refine the bind pose.
+	w0 := len(b.warnings)
+	b.own, _ = b.loadFrames(b.char+".amb", false)
+	b.ownRead, b.ownWarnings = true, slices.Clone(b.warnings[w0:])
+	b.warnings = b.warnings[:w0]
+	pivots, quats := bindPose(sk, b.own)
+	if b.own != nil && quats != nil {
+		skelInfo["bindPose"] = "frame 0 of " + b.own.file
+	}
 	n := len(sk.Joints)
 	b.s.Nodes = make([]scene.Node, n)
 	locals := make([]rigid, n)
 	for i, j := range sk.Joints {
-		t := convPos(j.Pivot)
-		q := convQuat(j.Quat[0], j.Quat[1], j.Quat[2], j.Quat[3])
+		t, wq := convPos(j.Pivot), j.Quat
+		if quats != nil {
+			t, wq = convPos(pivots[i]), quats[i]
+		}
+		q := convQuat(wq[0], wq[1], wq[2], wq[3])
 		locals[i] = fromTR(t, q)
 		kind, typ, ref := scene.KindBone, "bone", fmt.Sprintf("b%d", i)
 		if j.Dummy {

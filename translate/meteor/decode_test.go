@@ -2,8 +2,8 @@ package meteor
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
-	"github.com/modelfs/modelfs/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/golden"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/metajson"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -363,5 +364,32 @@ func TestRepeatedTriangles(t *testing.T) {
 	}
 	if !hasWarning(s, "1 triangles repeating an earlier one dropped") || !hasWarning(s, "1 triangles reversing an earlier one") {
 		t.Errorf("warnings %q", s.Warnings)
+	}
+}
+
+// TestBindPoseFromFrame0: frame 0 of the .amb refines the .bnc's printed bind pose when the two
+// agree to the .bnc's precision, and is ignored when they do not.
+func TestBindPoseFromFrame0(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		shift   float32 // added to frame 0's root x
+		refined bool
+	}{{"same", 0, true}, {"rounding", 0.0004, true}, {"elsewhere", 0.01, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			files := fixFiles()
+			amb := files["pmodel/p9.amb"]
+			off := ambHeader + 8 // frame 0's root x
+			x := math.Float32frombits(binary.LittleEndian.Uint32(amb[off:])) + c.shift
+			binary.LittleEndian.PutUint32(amb[off:], math.Float32bits(x))
+			s := decodeTree(t, files, "pmodel/p9.skc")
+			_, refined := s.Extras["skeleton"].(scene.Extras)["bindPose"]
+			want := float32(fixSkeleton[0].pivot[0])
+			if c.refined {
+				want = x
+			}
+			if refined != c.refined || s.Nodes[0].Translation[0] != want {
+				t.Errorf("refined %v, root x %v; want %v, %v", refined, s.Nodes[0].Translation[0], c.refined, want)
+			}
+		})
 	}
 }
