@@ -68,14 +68,18 @@ func bindPose(sk *Skeleton, f *frames) (pivots [][3]float64, quats [][4]float64)
 	return pivots, quats
 }
 
-// sameQuat reports whether got and want (w, x, y, z) agree within bindQuatTolerance per
-// component, up to sign (q and −q are one rotation).
-func sameQuat(got [4]float32, want [4]float64) bool {
-	pos, neg := true, true
+// sameQuat reports whether got and want agree within bindQuatTolerance per component, up to
+// sign.
+func sameQuat(got [4]float32, want [4]float64) bool { return quatDiff(got, want) <= bindQuatTolerance }
+
+// quatDiff is the largest difference between the components of two quaternions written in the
+// same order, up to sign (q and −q are one rotation).
+func quatDiff(got [4]float32, want [4]float64) float64 {
+	pos, neg := 0.0, 0.0
 	for k := range got {
 		g := float64(got[k])
-		pos = pos && math.Abs(g-want[k]) <= bindQuatTolerance
-		neg = neg && math.Abs(g+want[k]) <= bindQuatTolerance
+		pos = max(pos, math.Abs(g-want[k]))
+		neg = max(neg, math.Abs(g+want[k]))
 	}
-	return pos || neg
+	return min(pos, neg)
 }

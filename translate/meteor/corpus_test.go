@@ -187,13 +187,7 @@ func TestCorpusBindIsFrame0(t *testing.T) {
 			worstQ, worstP := 0.0, 0.0
 			rot := func(i int, wxyz [4]float32) {
 				want := convQuat(float64(wxyz[0]), float64(wxyz[1]), float64(wxyz[2]), float64(wxyz[3]))
-				got := s.Nodes[i].Rotation
-				d1, d2 := 0.0, 0.0
-				for k := range 4 {
-					d1 = max(d1, math.Abs(float64(got[k])-want[k]))
-					d2 = max(d2, math.Abs(float64(got[k])+want[k]))
-				}
-				worstQ = max(worstQ, min(d1, d2))
+				worstQ = max(worstQ, quatDiff(s.Nodes[i].Rotation, want))
 			}
 			pos := func(i int, p [3]float32) {
 				want := convPos32(p)
@@ -260,15 +254,6 @@ func TestCorpusFrame0(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no frame 0", f)
 		}
-		qdiff := func(got [4]float32, want [4]float64) float64 {
-			// Sign-insensitive: q and −q are the same rotation.
-			d1, d2 := 0.0, 0.0
-			for k := range 4 {
-				d1 = max(d1, math.Abs(float64(got[k])-want[k]))
-				d2 = max(d2, math.Abs(float64(got[k])+want[k]))
-			}
-			return min(d1, d2)
-		}
 		pdiff := func(got [3]float32, want [3]float64) float64 {
 			d := 0.0
 			for k := range 3 {
@@ -278,13 +263,13 @@ func TestCorpusFrame0(t *testing.T) {
 		}
 		worstQ, worstP := 0.0, 0.0
 		for b := 0; b < a.Bones; b++ {
-			worstQ = max(worstQ, qdiff(a.BoneQuat(r, b), sk.Joints[b].Quat))
+			worstQ = max(worstQ, quatDiff(a.BoneQuat(r, b), sk.Joints[b].Quat))
 		}
 		worstP = max(worstP, pdiff(a.RootPos(r), sk.Joints[0].Pivot))
 		for d := 0; d < a.Dummies; d++ {
 			j := sk.Joints[sk.Bones+d]
 			df := a.Dummy(r, d)
-			worstQ = max(worstQ, qdiff(df.Quat, j.Quat))
+			worstQ = max(worstQ, quatDiff(df.Quat, j.Quat))
 			worstP = max(worstP, pdiff(df.Pos, j.Pivot))
 			if p, ok := sk.Index(df.Parent); !ok || p != sk.Parents[sk.Bones+d] {
 				t.Errorf("%s: dummy %s: frame 0 names parent %q, the skeleton %q", f, j.Name, df.Parent, j.Parent)
