@@ -208,8 +208,12 @@ func secs(ms float64) float32 { return float32(ms / 1000) }
 // that a baked sample is taken at the time it is emitted at.
 func snap(ms float64) float64 { return float64(secs(ms)) * 1000 }
 
-// same reports whether two values agree to float32 precision (quaternions up to sign).
+// same reports whether two values agree to float32 precision (quaternions normalised, as emit
+// writes them, and up to sign).
 func same(a, b val, width int, rotation bool) bool {
+	if rotation {
+		a, b = normalize(a), normalize(b)
+	}
 	close := func(sign float64) bool {
 		for i := range width {
 			if math.Abs(a[i]-sign*b[i]) > 1e-6*(1+math.Abs(a[i])) {
@@ -271,10 +275,13 @@ func Cut(tr *Track, w Window) (Result, error) {
 		}
 		for i := range segs {
 			s := &segs[i]
-			boundary(s.a, s.value(s.a), s.derivSec(s.a))
 			if s.kind == segSquad {
-				s.bake(&kl, &budget, &res.Capped)
+				// Baking samples the ends anyway (normalised, as emit writes them).
+				prevV = s.bake(func(v val) { boundary(s.a, v, zero) }, &kl, &budget, &res.Capped)
+				prevD = zero
+				continue
 			}
+			boundary(s.a, s.value(s.a), s.derivSec(s.a))
 			prevV, prevD = s.value(s.b), s.derivSec(s.b)
 		}
 		// The value at the clip's end is the game's (for a global track whose period divides the
@@ -289,109 +296,6 @@ func Cut(tr *Track, w Window) (Result, error) {
 
 // keyPool recycles the key lists Cut builds before laying them out.
 var keyPool = sync.Pool{New: func() any { return new(keyList) }}
-
-// minBakeSpan is the clip time (ms) below which baking stops splitting an interval whose
-// deviation from the chord no longer shrinks as a smooth curve's does (by about the square of
-// the split): the curve is taken to jump there (the outer slerp of sqlerp switching arcs), as
-// at a key, and Result.Capped is set.
-const minBakeSpan = 1.0
-
-// maxSplit is the most pieces one interval is split into at once.
-const maxSplit = 8
-
-// pt is a point of a baked curve: clip time (ms) and unit quaternion.
-type pt struct {
-	x float64
-	q val
-}
-
-// baker bakes one squad segment into LINEAR keys.
-type baker struct {
-	s      *seg
-	ad, bc arc // the inner slerps of sqlerp
-	kl     *keyList
-	budget *int
-	capped *bool
-}
-
-// bake appends to kl the interior samples of a squad segment over [a, b], splitting each
-// interval until the slerp between its ends is within BakeTolerance of the curve.
-func (s *seg) bake(kl *keyList, budget *int, capped *bool) {
-	bk := baker{s: s, ad: newArc(s.p[0], s.p[3]), bc: newArc(s.p[1], s.p[2]), kl: kl, budget: budget, capped: capped}
-	bk.refine(bk.point(s.a), bk.point(s.b), nil, math.Inf(1), 0)
-}
-
-// point samples the normalised curve at clip time x: sqlerp as seg.value computes it, with
-// the inner slerps prepared once.
-func (bk *baker) point(x float64) pt {
-	u := bk.s.param(x)
-	p, q := bk.ad.at(u), bk.bc.at(u)
-	return pt{x, normalize(slerp(p, q, 2*u*(1-u)))}
-}
-
-// refine emits the samples strictly inside (p0.x, p1.x) that the curve needs there. The slerp
-// from p0 to p1 is checked against the curve at a quarter, half and three quarters of the way
-// (the deviation of a chord from a smooth curve peaks near the middle); mid, when not nil, is
-// the curve sampled near the middle, already known; parentErr is the deviation measured on
-// the interval this one was split from.
-func (bk *baker) refine(p0, p1 pt, mid *pt, parentErr float64, depth int) {
-	span := p1.x - p0.x
-	var c [3]pt
-	if mid != nil {
-		c[1] = *mid
-	} else {
-		c[1] = bk.point(snap(p0.x + span/2))
-	}
-	c[0] = bk.point(snap(p0.x + span/4))
-	c[2] = bk.point(snap(p0.x + span*3/4))
-	chord := newArc(p0.q, p1.q)
-	e := 0.0
-	for i := range c {
-		e = max(e, quatDist(chord.at((c[i].x-p0.x)/span), c[i].q))
-	}
-	if e <= BakeTolerance {
-		return
-	}
-	// Smooth curves deviate from the chord by about span²: n pieces bring e down by n².
-	n := maxSplit
-	if r := e / (0.9 * BakeTolerance); r < maxSplit*maxSplit {
-		n = max(2, int(math.Ceil(math.Sqrt(r))))
-	}
-	jump := span < minBakeSpan && e > parentErr/2
-	if jump || depth >= maxBakeDepth || *bk.budget < n-1 {
-		*bk.capped = true
-		return
-	}
-	var pts [maxSplit + 1]pt
-	pts[0], pts[n] = p0, p1
-	switch n {
-	case 2:
-		pts[1] = c[1]
-	case 4:
-		pts[1], pts[2], pts[3] = c[0], c[1], c[2]
-	default:
-		for k := 1; k < n; k++ {
-			pts[k] = bk.point(snap(p0.x + span*float64(k)/float64(n)))
-		}
-	}
-	for k := 1; k <= n; k++ {
-		if secs(pts[k].x) <= secs(pts[k-1].x) {
-			*bk.capped = true // float32 time resolution
-			return
-		}
-	}
-	*bk.budget -= n - 1
-	for k := 0; k < n; k++ {
-		var m *pt
-		if n == 2 {
-			m = &c[2*k] // the quarter points are the halves' middles
-		}
-		bk.refine(pts[k], pts[k+1], m, e, depth+1)
-		if k+1 < n {
-			bk.kl.add(key{t: secs(pts[k+1].x), v: pts[k+1].q})
-		}
-	}
-}
 
 // quatDist is the largest component difference between two quaternions, up to sign.
 func quatDist(a, b val) float64 {
@@ -411,9 +315,27 @@ func emit(kl keyList, interp scene.Interp, width int, rotation bool) scene.Chann
 	if interp == scene.CubicSpline {
 		per *= 3
 	}
+	if rotation && interp != scene.CubicSpline {
+		// One quaternion per key (rotations are never CUBICSPLINE).
+		ch.Values = make([]float32, 4*len(kl))
+		var prev quat
+		for k := range kl {
+			ky := &kl[k]
+			ch.Times[k] = ky.t
+			q := toQuat(ky.v).normalize()
+			if k > 0 && prev.dot(q) < 0 {
+				q = q.neg()
+			}
+			prev = q
+			out := ch.Values[4*k : 4*k+4]
+			out[0], out[1], out[2], out[3] = float32(q.x), float32(q.y), float32(q.z), float32(q.w)
+		}
+		return ch
+	}
 	ch.Values = make([]float32, 0, per*len(kl))
 	var prev val
-	for k, ky := range kl {
+	for k := range kl {
+		ky := &kl[k]
 		ch.Times[k] = ky.t
 		v := ky.v
 		if rotation {

@@ -166,6 +166,46 @@ func (r *arc) at(u float64) val {
 	return out
 }
 
+// Coefficients of the minimax polynomials for sin and cos on [−π/4, π/4] (Cephes, as math.Sincos
+// uses them): sin z = z + z³·S(z²), cos z = 1 − z²/2 + z⁴·C(z²).
+const (
+	sin0 = 1.58962301576546568060e-10
+	sin1 = -2.50507477628578072866e-8
+	sin2 = 2.75573136213857245213e-6
+	sin3 = -1.98412698295895385996e-4
+	sin4 = 8.33333333332211858878e-3
+	sin5 = -1.66666666666666307295e-1
+	cos0 = -1.13585365213876817300e-11
+	cos1 = 2.08757008419747316778e-9
+	cos2 = -2.75573141792967388112e-7
+	cos3 = 2.48015872888517045348e-5
+	cos4 = -1.38888888888730564116e-3
+	cos5 = 4.16666666666665929218e-2
+)
+
+// sincos returns sin x and cos x for |x| ≤ π/2 (to within an ulp or two, like math.Sincos)
+// without math.Sincos's general range reduction: on [−π/4, π/4] it evaluates the Cephes
+// polynomials directly, and beyond it uses sin x = cos(π/2 − x), cos x = sin(π/2 − x), where
+// π/2 − |x| is exact (Sterbenz) up to the rounding of π/2, which piO2Lo adds back.
+func sincos(x float64) (sin, cos float64) {
+	const piO2Lo = 6.123233995736766e-17 // π/2 − float64(π/2)
+	z := math.Abs(x)
+	swap := z > math.Pi/4
+	if swap {
+		z = (math.Pi/2 - z) + piO2Lo
+	}
+	zz := z * z
+	cos = 1.0 - 0.5*zz + zz*zz*((((((cos0*zz)+cos1)*zz+cos2)*zz+cos3)*zz+cos4)*zz+cos5)
+	sin = z + z*zz*((((((sin0*zz)+sin1)*zz+sin2)*zz+sin3)*zz+sin4)*zz+sin5)
+	if swap {
+		sin, cos = cos, sin
+	}
+	if x < 0 {
+		sin = -sin
+	}
+	return sin, cos
+}
+
 // slerp is shortest-path spherical linear interpolation of quaternions (see newArc).
 func slerp(a, b val, u float64) val {
 	r := newArc(a, b)
