@@ -46,13 +46,22 @@ func finiteVec3s(vs [][3]float32) int {
 	return -1
 }
 
+// allFinite reports whether no value is NaN or infinite, in one branch-free pass (the largest
+// exponent seen, four running maxima).
 func allFinite(vs []float32) bool {
-	for _, v := range vs {
-		if !finite32(v) {
-			return false
-		}
+	var m0, m1, m2, m3 uint32
+	for len(vs) >= 4 {
+		v := vs[:4:4]
+		m0 = max(m0, math.Float32bits(v[0])&expMask)
+		m1 = max(m1, math.Float32bits(v[1])&expMask)
+		m2 = max(m2, math.Float32bits(v[2])&expMask)
+		m3 = max(m3, math.Float32bits(v[3])&expMask)
+		vs = vs[4:]
 	}
-	return true
+	for _, v := range vs {
+		m0 = max(m0, math.Float32bits(v)&expMask)
+	}
+	return max(m0, m1, m2, m3) != expMask
 }
 
 // weightTolerance is how far a vertex's weights may sum away from 1.
@@ -61,13 +70,14 @@ const weightTolerance = 2e-3
 // Validate checks every index and length in the scene, so that encoders may trust it.
 func (s *Scene) Validate() error {
 	n := len(s.Nodes)
-	for i, nd := range s.Nodes {
-		w := fmt.Sprintf("nodes[%d]", i)
+	// Where-strings are formatted only for the error: a scene has thousands of channels.
+	for i := range s.Nodes {
+		nd := &s.Nodes[i]
 		if nd.Parent < -1 || nd.Parent >= n || nd.Parent == i {
-			return invalid(w, "parent %d out of range", nd.Parent)
+			return invalid(fmt.Sprintf("nodes[%d]", i), "parent %d out of range", nd.Parent)
 		}
 		if !allFinite(nd.Translation[:]) || !allFinite(nd.Rotation[:]) || !allFinite(nd.Scale[:]) {
-			return invalid(w, "non-finite rest transform")
+			return invalid(fmt.Sprintf("nodes[%d]", i), "non-finite rest transform")
 		}
 	}
 	// Cycle check: walking up from any node must reach a root within n steps.
@@ -121,43 +131,63 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
-	for i, a := range s.Animations {
-		w := fmt.Sprintf("animations[%d]", i)
-		if !finite32(a.Duration) || a.Duration < 0 {
-			return invalid(w, "bad duration %v", a.Duration)
+	for i := range s.Animations {
+		if err := s.validateAnimation(i); err != nil {
+			return err
 		}
-		for c, ch := range a.Channels {
-			cw := fmt.Sprintf("%s.channels[%d]", w, c)
-			if ch.Node < 0 || ch.Node >= n {
-				return invalid(cw, "node %d out of range", ch.Node)
-			}
-			switch ch.Path {
-			case PathTranslation, PathRotation, PathScale:
-			default:
-				return invalid(cw, "unknown path %q", ch.Path)
-			}
-			per := ch.Path.Width()
-			switch ch.Interp {
-			case Step, Linear:
-			case CubicSpline:
-				per *= 3
-			default:
-				return invalid(cw, "unknown interpolation %q", ch.Interp)
-			}
-			if len(ch.Times) == 0 {
-				return invalid(cw, "no keys")
-			}
-			if len(ch.Values) != per*len(ch.Times) {
-				return invalid(cw, "%d values for %d keys", len(ch.Values), len(ch.Times))
-			}
+	}
+	return nil
+}
+
+// validateAnimation checks animation i.
+func (s *Scene) validateAnimation(i int) error {
+	a := &s.Animations[i]
+	n := len(s.Nodes)
+	w := func() string { return fmt.Sprintf("animations[%d]", i) }
+	if !finite32(a.Duration) || a.Duration < 0 {
+		return invalid(w(), "bad duration %v", a.Duration)
+	}
+	for c := range a.Channels {
+		ch := &a.Channels[c]
+		cw := func() string { return fmt.Sprintf("%s.channels[%d]", w(), c) }
+		if ch.Node < 0 || ch.Node >= n {
+			return invalid(cw(), "node %d out of range", ch.Node)
+		}
+		switch ch.Path {
+		case PathTranslation, PathRotation, PathScale:
+		default:
+			return invalid(cw(), "unknown path %q", ch.Path)
+		}
+		per := ch.Path.Width()
+		switch ch.Interp {
+		case Step, Linear:
+		case CubicSpline:
+			per *= 3
+		default:
+			return invalid(cw(), "unknown interpolation %q", ch.Interp)
+		}
+		if len(ch.Times) == 0 {
+			return invalid(cw(), "no keys")
+		}
+		if len(ch.Values) != per*len(ch.Times) {
+			return invalid(cw(), "%d values for %d keys", len(ch.Values), len(ch.Times))
+		}
+		// Times from a non-negative first one, each above the one before (NaN fails every
+		// comparison) and a finite last one are all finite; the culprit is searched for only
+		// on failure.
+		ok := ch.Times[0] >= 0 && finite32(ch.Times[len(ch.Times)-1])
+		for k := 1; k < len(ch.Times) && ok; k++ {
+			ok = ch.Times[k] > ch.Times[k-1]
+		}
+		if !ok {
 			for k, t := range ch.Times {
 				if !finite32(t) || t < 0 || (k > 0 && t <= ch.Times[k-1]) {
-					return invalid(fmt.Sprintf("%s.times[%d]", cw, k), "time %v not strictly increasing from 0", t)
+					return invalid(fmt.Sprintf("%s.times[%d]", cw(), k), "time %v not strictly increasing from 0", t)
 				}
 			}
-			if !allFinite(ch.Values) {
-				return invalid(cw, "non-finite value")
-			}
+		}
+		if !allFinite(ch.Values) {
+			return invalid(cw(), "non-finite value")
 		}
 	}
 	return nil

@@ -66,6 +66,10 @@ func TestValidate(t *testing.T) {
 		{"bad path", func(s *Scene) { s.Animations[0].Channels[0].Path = "weights" }, "unknown path"},
 		{"bad interp", func(s *Scene) { s.Animations[0].Channels[0].Interp = "SMOOTH" }, "unknown interpolation"},
 		{"empty mesh", func(s *Scene) { s.Meshes[0].Positions = nil }, "no vertices"},
+		{"nan key value", func(s *Scene) { s.Animations[0].Channels[0].Values[5] = nan }, "channels[0]: non-finite"},
+		{"infinite key value", func(s *Scene) { s.Animations[0].Channels[1].Values[8] = float32(math.Inf(-1)) }, "channels[1]: non-finite"},
+		{"infinite last time", func(s *Scene) { s.Animations[0].Channels[0].Times[1] = float32(math.Inf(1)) }, "times[1]"},
+		{"infinite rest scale", func(s *Scene) { s.Nodes[1].Scale[2] = float32(math.Inf(1)) }, "nodes[1]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
