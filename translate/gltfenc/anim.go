@@ -1,6 +1,7 @@
 package gltfenc
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/qmuntal/gltf"
@@ -13,6 +14,23 @@ import (
 // input accessor.
 func (e *encoder) animations() {
 	s := e.s
+	// The samplers and channels of all animations are carved from one block each; their
+	// pointer lists from one more each.
+	total := 0
+	for ai := range s.Animations {
+		total += len(s.Animations[ai].Channels)
+	}
+	if total == 0 {
+		return
+	}
+	samplers := make([]gltf.AnimationSampler, total)
+	channels := make([]gltf.AnimationChannel, total)
+	samplerPtrs := make([]*gltf.AnimationSampler, total)
+	channelPtrs := make([]*gltf.AnimationChannel, total)
+	used := 0
+	// seen[3·node + path] is the number (from 1) of the last animation that has a channel on
+	// that target: glTF forbids two channels on one target within an animation.
+	seen := make([]int32, 3*len(s.Nodes))
 	start := -1
 	for ai := range s.Animations {
 		a := &s.Animations[ai]
@@ -25,30 +43,39 @@ func (e *encoder) animations() {
 			// accessors can refer to it.
 			e.doc.BufferViews = append(e.doc.BufferViews, &gltf.BufferView{})
 			e.animView = len(e.doc.BufferViews) - 1
-			e.times = map[string]int{}
+			e.times = make(map[string]int, total/2)
 		}
 		out := &gltf.Animation{Name: a.Name, Extras: animationExtras(a)}
-		type target struct {
-			node int
-			path scene.Path
-		}
-		seen := make(map[target]bool, len(a.Channels))
+		n := len(a.Channels)
+		out.Samplers = samplerPtrs[used : used : used+n]
+		out.Channels = channelPtrs[used : used : used+n]
+		stamp := int32(ai + 1)
 		for ci := range a.Channels {
 			c := &a.Channels[ci]
-			t := target{c.Node, c.Path}
-			if seen[t] || !e.channelOK(c) {
-				continue // glTF forbids two channels on one target; inconsistent channels are dropped
+			if !e.channelOK(c) {
+				continue // inconsistent channels are dropped
 			}
-			seen[t] = true
+			t := 3*c.Node + pathIndex(c.Path)
+			if seen[t] == stamp {
+				continue // glTF forbids two channels on one target
+			}
+			seen[t] = stamp
 			in := e.keyTimes(start, c.Times)
 			outAcc := e.keyValues(start, c)
-			out.Samplers = append(out.Samplers, &gltf.AnimationSampler{Input: in, Output: outAcc, Interpolation: interpolation(c.Interp)})
-			out.Channels = append(out.Channels, &gltf.AnimationChannel{
-				Sampler: len(out.Samplers) - 1,
-				Target:  gltf.AnimationChannelTarget{Node: gltf.Index(c.Node), Path: gltf.TRSProperty(c.Path)},
-			})
+			sm, ch := &samplers[used], &channels[used]
+			used++
+			*sm = gltf.AnimationSampler{Input: in, Output: outAcc, Interpolation: interpolation(c.Interp)}
+			*ch = gltf.AnimationChannel{
+				Sampler: len(out.Samplers),
+				Target:  gltf.AnimationChannelTarget{Node: e.index(c.Node), Path: gltf.TRSProperty(c.Path)},
+			}
+			out.Samplers = append(out.Samplers, sm)
+			out.Channels = append(out.Channels, ch)
 		}
 		if len(out.Channels) > 0 {
+			// Clipped, so that appending to one animation's lists never reaches the next's.
+			out.Samplers = slices.Clip(out.Samplers)
+			out.Channels = slices.Clip(out.Channels)
 			e.doc.Animations = append(e.doc.Animations, out)
 		}
 	}
@@ -57,6 +84,17 @@ func (e *encoder) animations() {
 		v.ByteOffset, v.ByteLength = start, len(e.bin.b)-start
 		e.bin.pad()
 	}
+}
+
+// pathIndex numbers the channel paths channelOK accepts: 0, 1, 2.
+func pathIndex(p scene.Path) int {
+	switch p {
+	case scene.PathRotation:
+		return 1
+	case scene.PathScale:
+		return 2
+	}
+	return 0
 }
 
 // channelOK reports whether c is consistent enough to write.
@@ -101,12 +139,11 @@ func (e *encoder) keyTimes(start int, times []float32) int {
 	}
 	off := len(e.bin.b) - start
 	e.bin.f32s(times)
-	lo, hi := bounds(times, 1)
-	acc := e.accessor(&gltf.Accessor{
-		BufferView: gltf.Index(e.animView), ByteOffset: off,
-		ComponentType: gltf.ComponentFloat, Type: gltf.AccessorScalar, Count: len(times),
-		Min: lo, Max: hi,
-	})
+	lo, hi := e.bounds(times, 1)
+	acc, a := e.newAccessor()
+	a.BufferView, a.ByteOffset = e.index(e.animView), off
+	a.ComponentType, a.Type, a.Count = gltf.ComponentFloat, gltf.AccessorScalar, len(times)
+	a.Min, a.Max = lo, hi
 	e.times[raw] = acc
 	return acc
 }
@@ -130,17 +167,24 @@ func (e *encoder) keyValues(start int, c *scene.Channel) int {
 		}
 		dst := e.bin.grow(len(c.Values) * 4)
 		putF32s(dst, c.Values)
-		for k := 0; k+stride <= len(c.Values); k += stride {
-			v := c.Values[k+at : k+at+4]
-			if q := unitQuat([4]float32(v)); q != [4]float32(v) {
+		vals := c.Values
+		for k := 0; k+stride <= len(vals); k += stride {
+			v := (*[4]float32)(vals[k+at : k+at+4])
+			// Most keys are unit already: those well inside unitQuat's tolerance (whatever the
+			// rounding of this sum) skip the call, which would return them unchanged.
+			qx, qy, qz, qw := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
+			if l2 := qx*qx + qy*qy + qz*qz + qw*qw; l2 >= 1-5e-7 && l2 <= 1+5e-7 {
+				continue
+			}
+			if q := unitQuat(*v); q != *v {
 				putF32s(dst[(k+at)*4:], q[:])
 			}
 		}
 	}
-	return e.accessor(&gltf.Accessor{
-		BufferView: gltf.Index(e.animView), ByteOffset: off,
-		ComponentType: gltf.ComponentFloat, Type: typ, Count: count,
-	})
+	acc, a := e.newAccessor()
+	a.BufferView, a.ByteOffset = e.index(e.animView), off
+	a.ComponentType, a.Type, a.Count = gltf.ComponentFloat, typ, count
+	return acc
 }
 
 // animationExtras carries the scene animation's own extras plus its timing.

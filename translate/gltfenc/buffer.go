@@ -126,14 +126,66 @@ func flat16(v [][16]float32) []float32 {
 }
 
 // bounds returns the per-component minimum and maximum of flat, which holds width floats per
-// element, rounded for JSON (see r32).
-func bounds(flat []float32, width int) (lo, hi []float64) {
-	if len(flat) < width {
+// element, rounded for JSON (see r32); both are carved from the encoder's slab.
+func (e *encoder) bounds(flat []float32, width int) (lo, hi []float64) {
+	mn, mx, ok := minMax(flat, width)
+	if !ok {
 		return nil, nil
 	}
-	var mn, mx [16]float32
+	both := e.f64s.take(2 * width)
+	lo, hi = both[:width:width], both[width:]
+	for c := 0; c < width; c++ {
+		lo[c], hi[c] = e.r32(mn[c]), e.r32(mx[c])
+	}
+	return lo, hi
+}
+
+// r32 is r32 remembering its results: bounds repeat (the ends of key times are the clips'
+// durations) and r32 formats and parses a decimal.
+func (e *encoder) r32(f float32) float64 {
+	if f == 0 {
+		return 0
+	}
+	if v, ok := e.r32s[f]; ok {
+		return v
+	}
+	if e.r32s == nil {
+		e.r32s = make(map[float32]float64)
+	}
+	v := r32(f)
+	e.r32s[f] = v
+	return v
+}
+
+// minMax returns the per-component minimum and maximum of flat, which holds width (at most 16)
+// floats per element, as the min and max builtins give them except that a zero bound may have
+// either sign (bounds only go through r32, which drops it); ok is false when flat holds no
+// element.
+func minMax(flat []float32, width int) (mn, mx [16]float32, ok bool) {
+	if len(flat) < width {
+		return mn, mx, false
+	}
 	copy(mn[:width], flat[:width])
 	copy(mx[:width], flat[:width])
+	if width == 1 {
+		// Key times, mostly: plain comparisons, whose branches a sorted list makes predictable.
+		// They differ from min and max only on NaN (then the builtins below decide) and on the
+		// sign of a zero bound, which r32 drops.
+		lo, hi, nan := mn[0], mx[0], false
+		for _, v := range flat {
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+			nan = nan || v != v
+		}
+		if !nan {
+			mn[0], mx[0] = lo, hi
+			return mn, mx, true
+		}
+	}
 	// The common widths keep their running bounds in locals, which the compiler holds in
 	// registers; min and max keep the builtins' rules (a NaN wins, -0 is below 0).
 	switch width {
@@ -160,11 +212,7 @@ func bounds(flat []float32, width int) (lo, hi []float64) {
 			}
 		}
 	}
-	lo, hi = make([]float64, width), make([]float64, width)
-	for c := 0; c < width; c++ {
-		lo[c], hi[c] = r32(mn[c]), r32(mx[c])
-	}
-	return lo, hi
+	return mn, mx, true
 }
 
 // r32 widens f to float64 so that JSON prints the shortest decimal that reads back as the same

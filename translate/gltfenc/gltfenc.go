@@ -91,6 +91,22 @@ func newEncoder(s *scene.Scene, opt Options, bin []byte) *encoder {
 		},
 	}}
 	e.bin.b = bin
+	// Accessors: a few per mesh and skin, one per channel for its values and one per distinct
+	// key times (guessed: one for every other channel); index pointers: one per accessor and
+	// channel and a few per mesh; bounds: positions and key times.
+	channels := 0
+	for i := range s.Animations {
+		channels += len(s.Animations[i].Channels)
+	}
+	accs := channels + channels/2 + len(s.Skins)
+	for i := range s.Meshes {
+		m := &s.Meshes[i]
+		accs += 4 + len(m.UVs) + 2*len(m.Joints)
+	}
+	e.accs = newSlab[gltf.Accessor](accs)
+	e.doc.Accessors = make([]*gltf.Accessor, 0, accs)
+	e.ints = newSlab[int](accs + channels + 4*len(s.Meshes) + 2*len(s.Skins) + 8)
+	e.f64s = newSlab[float64](channels + 6*len(s.Meshes))
 	return e
 }
 
@@ -184,6 +200,12 @@ type encoder struct {
 	times     map[string]int // raw key times → input accessor, shared between samplers
 	skeletons []int          // per skin: the skeleton node written, -1 for none
 	textures  map[int]int    // scene texture → glTF texture, for those written
+
+	// Slabs for the document's many small objects, sized for the scene by newEncoder.
+	accs slab[gltf.Accessor]
+	ints slab[int]           // index pointers (gltf.Index)
+	f64s slab[float64]       // accessor bounds
+	r32s map[float32]float64 // r32's results for bounds
 }
 
 func (e *encoder) build() error {
@@ -281,10 +303,27 @@ func (e *encoder) viewAt(start, n int, target gltf.Target, stride int) int {
 	return len(e.doc.BufferViews) - 1
 }
 
-// accessor adds an accessor and returns its index.
-func (e *encoder) accessor(a *gltf.Accessor) int {
-	e.doc.Accessors = append(e.doc.Accessors, a)
+// accessor adds a copy of a (carved from the encoder's slab) and returns its index.
+func (e *encoder) accessor(a gltf.Accessor) int {
+	p := e.accs.new()
+	*p = a
+	e.doc.Accessors = append(e.doc.Accessors, p)
 	return len(e.doc.Accessors) - 1
+}
+
+// newAccessor adds a zero accessor (carved from the encoder's slab), to be filled in, and
+// returns its index.
+func (e *encoder) newAccessor() (int, *gltf.Accessor) {
+	p := e.accs.new()
+	e.doc.Accessors = append(e.doc.Accessors, p)
+	return len(e.doc.Accessors) - 1, p
+}
+
+// index returns a pointer to i, as gltf.Index does, carved from the encoder's slab.
+func (e *encoder) index(i int) *int {
+	p := e.ints.new()
+	*p = i
+	return p
 }
 
 // vertexAccessor adds an accessor over a bufferView of its own holding the bytes written since
@@ -292,7 +331,7 @@ func (e *encoder) accessor(a *gltf.Accessor) int {
 func (e *encoder) vertexAccessor(start int, ct gltf.ComponentType, t gltf.AccessorType, count int, lo, hi []float64) int {
 	stride := gltf.SizeOfElement(ct, t)
 	v := e.view(start, gltf.TargetArrayBuffer, stride)
-	return e.accessor(&gltf.Accessor{BufferView: gltf.Index(v), ComponentType: ct, Type: t, Count: count, Min: lo, Max: hi})
+	return e.accessor(gltf.Accessor{BufferView: e.index(v), ComponentType: ct, Type: t, Count: count, Min: lo, Max: hi})
 }
 
 // SyntheticRootName names the node added above the scene's roots when a skin's joints have no
@@ -344,27 +383,49 @@ func (e *encoder) nodes() error {
 		e.skeletons[i] = skeleton(sk, parent)
 	}
 
+	// The nodes are carved from one block, and their children lists from one more: each
+	// parent's slot is counted first, then filled in node order.
+	block := make([]gltf.Node, n+len(s.Meshes)+1)
 	nodes := make([]*gltf.Node, n+len(s.Meshes), n+len(s.Meshes)+1)
-	var roots []int
-	for i := range s.Nodes {
-		nodes[i] = node(&s.Nodes[i])
+	at := make([]int, n+1) // at[p]: where parent p's children start, then end; at[n]: roots
+	for _, nd := range s.Nodes {
+		at[parentSlot(nd.Parent, n)]++
 	}
+	sum := 0
+	for p, c := range at {
+		at[p] = sum
+		sum += c
+	}
+	children := make([]int, n)
 	for i, nd := range s.Nodes {
-		if nd.Parent >= 0 {
-			nodes[nd.Parent].Children = append(nodes[nd.Parent].Children, i)
-		} else {
-			roots = append(roots, i)
+		p := parentSlot(nd.Parent, n)
+		children[at[p]] = i
+		at[p]++
+	}
+	for i := range s.Nodes {
+		nodes[i] = &block[i]
+		node(nodes[i], &s.Nodes[i])
+		if start := childStart(at, i); start < at[i] {
+			nodes[i].Children = children[start:at[i]:at[i]]
 		}
 	}
+	var roots []int
+	if start := childStart(at, n); start < at[n] {
+		roots = children[start:at[n]:at[n]]
+	}
 	if synthetic >= 0 {
-		nodes = append(nodes, &gltf.Node{Name: SyntheticRootName, Children: roots, Extras: map[string]any{"kind": "synthetic_root"}})
+		sr := &block[n+len(s.Meshes)]
+		*sr = gltf.Node{Name: SyntheticRootName, Children: roots, Extras: map[string]any{"kind": "synthetic_root"}}
+		nodes = append(nodes, sr)
 		roots = []int{synthetic}
 	}
+	roots = append(make([]int, 0, len(roots)+len(s.Meshes)), roots...)
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
-		mn := &gltf.Node{Name: m.Name, Mesh: gltf.Index(i), Extras: map[string]any{"kind": "mesh"}}
+		mn := &block[n+i]
+		*mn = gltf.Node{Name: m.Name, Mesh: e.index(i), Extras: map[string]any{"kind": "mesh"}}
 		if m.Skin >= 0 {
-			mn.Skin = gltf.Index(m.Skin)
+			mn.Skin = e.index(m.Skin)
 		}
 		roots = append(roots, n+i)
 		nodes[n+i] = mn
@@ -437,9 +498,26 @@ func skeleton(sk scene.Skin, parent func(int) int) int {
 	return chain[at]
 }
 
-// node converts one scene node, leaving out identity transforms.
-func node(nd *scene.Node) *gltf.Node {
-	n := &gltf.Node{Name: nd.Name}
+// parentSlot is the slot of a node's parent in the counting of nodes' children: the parent,
+// or n for a root.
+func parentSlot(parent, n int) int {
+	if parent < 0 {
+		return n
+	}
+	return parent
+}
+
+// childStart returns where the children of slot p start, once at holds each slot's end.
+func childStart(at []int, p int) int {
+	if p == 0 {
+		return 0
+	}
+	return at[p-1]
+}
+
+// node converts one scene node into n (zero), leaving out identity transforms.
+func node(n *gltf.Node, nd *scene.Node) {
+	n.Name = nd.Name
 	if nd.Translation != [3]float32{} {
 		n.Translation = [3]float64{r32(nd.Translation[0]), r32(nd.Translation[1]), r32(nd.Translation[2])}
 	}
@@ -461,7 +539,6 @@ func node(nd *scene.Node) *gltf.Node {
 	if len(x) > 0 {
 		n.Extras = x
 	}
-	return n
 }
 
 // unitQuat returns q scaled to unit length; a zero quaternion becomes the identity. A
@@ -656,8 +733,8 @@ func (e *encoder) skins() error {
 		if len(sk.Joints) == 0 || len(sk.InverseBind) != len(sk.Joints) {
 			return fmt.Errorf("gltfenc: skin %d has %d joints and %d inverse bind matrices", i, len(sk.Joints), len(sk.InverseBind))
 		}
-		acc := e.accessor(&gltf.Accessor{
-			BufferView: gltf.Index(e.ibmView), ByteOffset: offsets[i],
+		acc := e.accessor(gltf.Accessor{
+			BufferView: e.index(e.ibmView), ByteOffset: offsets[i],
 			ComponentType: gltf.ComponentFloat, Type: gltf.AccessorMat4, Count: len(sk.InverseBind),
 		})
 		out := &gltf.Skin{Name: sk.Name, InverseBindMatrices: gltf.Index(acc), Joints: append([]int(nil), sk.Joints...)}
@@ -680,7 +757,7 @@ func (e *encoder) mesh(i int) error {
 	attrs := gltf.PrimitiveAttributes{}
 
 	pos := flat3(m.Positions)
-	lo, hi := bounds(pos, 3)
+	lo, hi := e.bounds(pos, 3)
 	start := len(e.bin.b)
 	e.bin.f32s(pos)
 	attrs[gltf.POSITION] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec3, nv, lo, hi)
@@ -730,7 +807,7 @@ func (e *encoder) mesh(i int) error {
 		return fmt.Errorf("gltfenc: mesh %d: %d indices are not triangles over %d vertices", i, len(m.Indices), nv)
 	}
 	iv := e.view(start, gltf.TargetElementArrayBuffer, 0)
-	ia := e.accessor(&gltf.Accessor{BufferView: gltf.Index(iv), ComponentType: ct, Type: gltf.AccessorScalar, Count: len(m.Indices)})
+	ia := e.accessor(gltf.Accessor{BufferView: e.index(iv), ComponentType: ct, Type: gltf.AccessorScalar, Count: len(m.Indices)})
 
 	prim := &gltf.Primitive{Attributes: attrs, Indices: gltf.Index(ia)}
 	if m.Material >= len(s.Materials) {
@@ -787,9 +864,9 @@ func (e *encoder) influences(i int, attrs gltf.PrimitiveAttributes) error {
 	writeInfluences(jdst, wdst, m.Joints, m.Weights, small)
 	for set := 0; set < sets; set++ {
 		jv := e.viewAt(jat[set], nv*jsize, gltf.TargetArrayBuffer, jsize)
-		attrs[fmt.Sprintf("JOINTS_%d", set)] = e.accessor(&gltf.Accessor{BufferView: gltf.Index(jv), ComponentType: ct, Type: gltf.AccessorVec4, Count: nv})
+		attrs[fmt.Sprintf("JOINTS_%d", set)] = e.accessor(gltf.Accessor{BufferView: e.index(jv), ComponentType: ct, Type: gltf.AccessorVec4, Count: nv})
 		wv := e.viewAt(wat[set], nv*16, gltf.TargetArrayBuffer, 16)
-		attrs[fmt.Sprintf("WEIGHTS_%d", set)] = e.accessor(&gltf.Accessor{BufferView: gltf.Index(wv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec4, Count: nv})
+		attrs[fmt.Sprintf("WEIGHTS_%d", set)] = e.accessor(gltf.Accessor{BufferView: e.index(wv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec4, Count: nv})
 	}
 	return nil
 }
