@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
@@ -56,9 +57,29 @@ type builder struct {
 	warnings []string
 	times    arena[float32] // channel key times
 	values   arena[float32] // channel key values
-	local    []int          // mesh: mesh vertex → view vertex, reused from mesh to mesh
-	tris     triScratch     // mesh: the tables repeatedTriangles reuses
+	*meshScratch
+	curves []trackCurve // animation: the curve of each track, reused from sequence to sequence
 }
+
+// trackCurve is what builder.seqCurve returns: the keys a sequence shows of one track.
+type trackCurve struct {
+	ck    curveKeys
+	s, e  uint32
+	moved bool
+}
+
+// meshScratch holds what mesh reuses from mesh to mesh, and Build from model to model (through
+// meshScratchPool): none of it reaches the scene.
+type meshScratch struct {
+	local []int      // mesh vertex → view vertex
+	tris  triScratch // the tables repeatedTriangles reuses
+}
+
+// meshScratchPool recycles the meshScratch of finished builds.
+var meshScratchPool = sync.Pool{New: func() any { return new(meshScratch) }}
+
+// maxPooledScratch is the most scratch memory (in table entries) kept for reuse.
+const maxPooledScratch = 1 << 20
 
 // Build converts a model read from the file name (relative to the root) into a scene.
 func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
@@ -66,6 +87,13 @@ func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
 		return nil, &translate.FormatError{Format: Format, File: name, Offset: -1, Msg: "no model"}
 	}
 	b := &builder{m: m, name: name, opt: opt, matOf: map[matKey]int{}}
+	b.meshScratch = meshScratchPool.Get().(*meshScratch)
+	defer func() {
+		sc := b.meshScratch
+		if cap(sc.local)+cap(sc.tris.head)+cap(sc.tris.next) <= maxPooledScratch {
+			meshScratchPool.Put(sc)
+		}
+	}()
 	b.s = &scene.Scene{
 		Source: scene.Source{Path: name, Format: Format, Version: int(m.Version), Name: m.Name, Axes: Axes, Unit: Unit, Scale: 1},
 		Extras: scene.Extras{},
@@ -449,26 +477,36 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	ic -= ic % 3
 	tri := v.Indices[is : is+ic]
 	// The triangles index the view's vertex list; a submesh normally uses its own range of it.
-	local := b.local[:0] // mesh vertex → view vertex
+	local := slices.Grow(b.local[:0], vc) // mesh vertex → view vertex
 	indices := make([]uint32, len(tri))
 	lo, hi := math.MaxInt, -1
 	for _, ix := range tri {
 		lo, hi = min(lo, int(ix)), max(hi, int(ix))
 	}
+	// Degenerate triangles (a vertex twice) cover nothing; importers drop them. Numbering the
+	// vertices is one-to-one, so they are found before or after it alike: with the submesh's
+	// own range, in the same pass.
+	kept := 0
 	switch {
-	case lo >= vs && hi < vs+vc: // indices into the view's list, inside the submesh's range
+	case lo >= vs && hi < vs+vc, vs > 0 && hi < vc:
+		// Indices into the view's list inside the submesh's range, or relative to its first
+		// vertex.
 		for k := 0; k < vc; k++ {
 			local = append(local, vs+k)
 		}
-		for k, ix := range tri {
-			indices[k] = uint32(int(ix) - vs)
+		off := uint32(0)
+		if lo >= vs && hi < vs+vc {
+			off = uint32(vs)
 		}
-	case vs > 0 && hi < vc: // indices relative to the submesh's first vertex
-		for k := 0; k < vc; k++ {
-			local = append(local, vs+k)
-		}
-		for k, ix := range tri {
-			indices[k] = uint32(ix)
+		for k := 0; k+3 <= len(tri); k += 3 {
+			t := tri[k : k+3 : k+3]
+			a, b, c := uint32(t[0])-off, uint32(t[1])-off, uint32(t[2])-off
+			if a == b || b == c || a == c {
+				continue
+			}
+			d := indices[kept : kept+3 : kept+3]
+			d[0], d[1], d[2] = a, b, c
+			kept += 3
 		}
 	default:
 		seen := map[uint16]uint32{}
@@ -485,16 +523,14 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 			}
 			indices[k] = j
 		}
-	}
-	// Degenerate triangles (a vertex twice) cover nothing; importers drop them.
-	kept := 0
-	for k := 0; k+3 <= len(indices); k += 3 {
-		a, b, c := indices[k], indices[k+1], indices[k+2]
-		if a == b || b == c || a == c {
-			continue
+		for k := 0; k+3 <= len(indices); k += 3 {
+			a, b, c := indices[k], indices[k+1], indices[k+2]
+			if a == b || b == c || a == c {
+				continue
+			}
+			indices[kept], indices[kept+1], indices[kept+2] = a, b, c
+			kept += 3
 		}
-		indices[kept], indices[kept+1], indices[kept+2] = a, b, c
-		kept += 3
 	}
 	degenerate := (len(indices) - kept) / 3
 	indices = indices[:kept]
@@ -729,7 +765,7 @@ type boneTrack struct {
 // animations makes one animation per sequence.
 func (b *builder) animations() error {
 	m := b.m
-	var tracks []boneTrack
+	tracks := make([]boneTrack, 0, 3*len(m.Bones))
 	for i := range m.Bones {
 		bone := &m.Bones[i]
 		off := b.s.Nodes[i].Translation
@@ -763,6 +799,10 @@ func (b *builder) animations() error {
 		b.warn("%d bone tracks have spline interpolation (2 or 3) but bone keys carry no tangents; interpolated linearly", splines)
 	}
 	names := b.sequenceNames()
+	if len(m.Sequences) > 0 {
+		b.s.Animations = make([]scene.Animation, 0, len(m.Sequences))
+	}
+	b.curves = make([]trackCurve, 0, len(tracks))
 	for si := range m.Sequences {
 		if err := b.animation(si, names[si], tracks); err != nil {
 			return err
@@ -858,6 +898,23 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 	if len(tracks) > 0 {
 		a.Channels = make([]scene.Channel, 0, len(tracks)) // one per track
 	}
+	// The curves of the tracks not on a global sequence, first: their key arrays, which
+	// layoutKeys carves, then come from one block of the size they need.
+	curves := b.curves[:0]
+	nt, nv := 0, 0
+	for ti := range tracks {
+		bt := &tracks[ti]
+		var c trackCurve
+		if bt.t.GlobalSeq < 0 {
+			c.ck, c.s, c.e, c.moved = b.seqCurve(bt.t, target, bt.path == scene.PathRotation)
+			nt += len(c.ck.times) + 2
+			nv += (len(c.ck.times) + 2) * c.ck.width
+		}
+		curves = append(curves, c)
+	}
+	b.curves = curves
+	b.times.reserve(nt)
+	b.values.reserve(nv)
 	for ti := range tracks {
 		bt := &tracks[ti]
 		var res anim.Result
@@ -881,11 +938,11 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 			}
 		} else {
 			// Step and linear keys map one to one onto glTF's once cut to the clip.
-			ck, s, e, moved := b.seqCurve(bt.t, target, bt.path == scene.PathRotation)
-			if moved {
+			c := &curves[ti]
+			if c.moved {
 				b.warn("bone %d %s, sequence %d: key times out of order; sorted", bt.node, bt.path, target)
 			}
-			res.Channel = b.layoutKeys(&ck, s, e, bt)
+			res.Channel = b.layoutKeys(&c.ck, c.s, c.e, bt)
 		}
 		ch := res.Channel
 		ch.Node, ch.Path = bt.node, bt.path
@@ -1132,57 +1189,110 @@ func (kw *keyWriter) result() ([]float32, []float32) {
 }
 
 // putRotations puts the rotation keys from z on, up to the window's end e (s is its start),
-// and returns the index after the last. It is put unrolled for the usual key, later than the
-// one before it, on scalars (a Go array lives in memory); the first key and repeated times go
-// through put.
+// and returns the index after the last. The usual key, later than the one before it, is put by
+// putRotationRun, unrolled on scalars (a Go array lives in memory); the first key and repeated
+// times go through put.
 func (kw *keyWriter) putRotations(times []uint32, vals []float32, z int, s, e uint32) int {
-	for ; z < len(times) && times[z] <= e; z++ {
-		v := (*[4]float32)(vals[4*z:])
-		x0, x1, x2, x3 := v[0], v[2], -v[1], v[3] // boneTrack.conv of a rotation
-		t := float32(float64(times[z]-s) / 1000)
-		k := kw.n
-		if k == 0 || t <= kw.times[k-1] {
-			kw.put(times[z]-s, [4]float32{x0, x1, x2, x3})
-			continue
+	for z < len(times) && times[z] <= e {
+		if z = kw.putRotationRun(times, vals, z, s, e); z < len(times) && times[z] <= e {
+			v := (*[4]float32)(vals[4*z:])
+			kw.put(times[z]-s, [4]float32{v[0], v[2], -v[1], v[3]}) // boneTrack.conv of a rotation
+			z++
 		}
-		l2 := float64(x0)*float64(x0) + float64(x1)*float64(x1) + float64(x2)*float64(x2) + float64(x3)*float64(x3)
-		if l2 > 0 && !math.IsInf(l2, 0) && math.Abs(l2-1) > 1e-6 {
-			l := math.Sqrt(l2)
-			x0, x1, x2, x3 = float32(float64(x0)/l), float32(float64(x1)/l), float32(float64(x2)/l), float32(float64(x3)/l)
-		}
-		if p := (*[4]float32)(kw.vals[4*(k-1):]); x0*p[0]+x1*p[1]+x2*p[2]+x3*p[3] < 0 {
-			x0, x1, x2, x3 = -x0, -x1, -x2, -x3
-		}
-		kw.times[k] = t
-		d := (*[4]float32)(kw.vals[4*k:])
-		d[0], d[1], d[2], d[3] = x0, x1, x2, x3
-		kw.n = k + 1
 	}
 	return z
+}
+
+// putRotationRun is putRotations' loop for the usual key, later than the one before it; it
+// stops at the first other key (the first of all, or one at a repeated time), which its
+// caller puts. Without a call inside, the loop keeps the key count, the last key's time and
+// value in registers, not in kw and its arrays.
+func (kw *keyWriter) putRotationRun(times []uint32, vals []float32, z int, s, e uint32) int {
+	k := kw.n
+	if k == 0 {
+		return z
+	}
+	kt, kv := kw.times, kw.vals
+	p := (*[4]float32)(kv[4*(k-1):])
+	pt, p0, p1, p2, p3 := kt[k-1], p[0], p[1], p[2], p[3] // the last key written
+	for ; z < len(times) && times[z] <= e; z++ {
+		t := float32(float64(times[z]-s) / 1000)
+		if t <= pt {
+			break
+		}
+		v := (*[4]float32)(vals[4*z:])
+		x0, x1, x2, x3 := v[0], v[2], -v[1], v[3] // boneTrack.conv of a rotation
+		// As put does: normalised unless unit within 1e-6, zero or not finite.
+		l2 := float64(x0)*float64(x0) + float64(x1)*float64(x1) + float64(x2)*float64(x2) + float64(x3)*float64(x3)
+		if d := l2 - 1; d > 1e-6 || d < -1e-6 {
+			x0, x1, x2, x3 = normQuat(x0, x1, x2, x3, l2)
+		}
+		if x0*p0+x1*p1+x2*p2+x3*p3 < 0 {
+			x0, x1, x2, x3 = -x0, -x1, -x2, -x3
+		}
+		kt[k] = t
+		d := (*[4]float32)(kv[4*k:])
+		d[0], d[1], d[2], d[3] = x0, x1, x2, x3
+		pt, p0, p1, p2, p3 = t, x0, x1, x2, x3
+		k++
+	}
+	kw.n = k
+	return z
+}
+
+// normQuat returns x scaled to unit length, as put does, when its squared length l2 (computed
+// as there) is positive and finite, else x unchanged. It is kept out of putRotationRun's loop,
+// which rarely needs it.
+//
+//go:noinline
+func normQuat(x0, x1, x2, x3 float32, l2 float64) (float32, float32, float32, float32) {
+	if !(l2 > 0) || math.IsInf(l2, 0) {
+		return x0, x1, x2, x3
+	}
+	l := math.Sqrt(l2)
+	return float32(float64(x0) / l), float32(float64(x1) / l), float32(float64(x2) / l), float32(float64(x3) / l)
 }
 
 // putVectors is putRotations for translation and scale keys.
 func (kw *keyWriter) putVectors(times []uint32, vals []float32, z int, s, e uint32, bt *boneTrack) int {
 	scale := bt.path == scene.PathScale
-	o0, o1, o2 := bt.off[0], bt.off[1], bt.off[2]
+	for z < len(times) && times[z] <= e {
+		if z = kw.putVectorRun(times, vals, z, s, e, bt.off, scale); z < len(times) && times[z] <= e {
+			v := (*[3]float32)(vals[3*z:])
+			kw.put(times[z]-s, bt.conv([4]float32{v[0], v[1], v[2]}))
+			z++
+		}
+	}
+	return z
+}
+
+// putVectorRun is putRotationRun for translation (offset by off) and scale keys.
+func (kw *keyWriter) putVectorRun(times []uint32, vals []float32, z int, s, e uint32, off [3]float32, scale bool) int {
+	k := kw.n
+	if k == 0 {
+		return z
+	}
+	kt, kv := kw.times, kw.vals
+	pt := kt[k-1] // the last key's time
+	o0, o1, o2 := off[0], off[1], off[2]
 	for ; z < len(times) && times[z] <= e; z++ {
+		t := float32(float64(times[z]-s) / 1000)
+		if t <= pt {
+			break
+		}
 		v := (*[3]float32)(vals[3*z:])
 		// boneTrack.conv
 		x0, x1, x2 := o0+v[0], o1+v[2], o2-v[1]
 		if scale {
 			x0, x1, x2 = v[0], v[2], v[1]
 		}
-		t := float32(float64(times[z]-s) / 1000)
-		k := kw.n
-		if k == 0 || t <= kw.times[k-1] {
-			kw.put(times[z]-s, [4]float32{x0, x1, x2})
-			continue
-		}
-		kw.times[k] = t
-		d := (*[3]float32)(kw.vals[3*k:])
+		kt[k] = t
+		d := (*[3]float32)(kv[3*k:])
 		d[0], d[1], d[2] = x0, x1, x2
-		kw.n = k + 1
+		pt = t
+		k++
 	}
+	kw.n = k
 	return z
 }
 

@@ -2,7 +2,6 @@ package m2
 
 import (
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -140,7 +139,7 @@ func (c *curveKeys) window(s, e uint32) (frames []int64, vals []float32) {
 
 // sortKeys makes the keys' times non-decreasing (stable), reporting whether they had to move.
 func sortKeys(times []uint32, vals []float32, w int) ([]uint32, []float32, bool) {
-	if slices.IsSorted(times) {
+	if sortedU32(times) {
 		return times, vals, false
 	}
 	idx := make([]int, len(times))
@@ -155,4 +154,15 @@ func sortKeys(times []uint32, vals []float32, w int) ([]uint32, []float32, bool)
 		v2 = append(v2, vals[k*w:k*w+w]...)
 	}
 	return t2, v2, true
+}
+
+// sortedU32 reports whether v is non-decreasing: slices.IsSorted, without the generic
+// comparison's cost (it runs over every key of every sequence).
+func sortedU32(v []uint32) bool {
+	for i := 1; i < len(v); i++ {
+		if v[i] < v[i-1] {
+			return false
+		}
+	}
+	return true
 }

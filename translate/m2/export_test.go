@@ -1,9 +1,11 @@
 package m2
 
+import "math"
+
 // RawRotations reads the model like Read, returning every compressed rotation key of its bones
 // as stored (four int16s), for tests of the decoding.
 func RawRotations(name string, data []byte, open OpenFunc) ([][4]int16, error) {
-	m, err := read(name, data, open, Options{}, true)
+	m, err := read(name, data, open, Options{}, true, &keyMem{})
 	if err != nil {
 		return nil, err
 	}
@@ -19,4 +21,33 @@ func RawRotations(name string, data []byte, open OpenFunc) ([][4]int16, error) {
 		}
 	}
 	return out, nil
+}
+
+// PoisonKeyMem puts into the pool key memory whose every block is filled with garbage, as
+// stale memory from earlier models would be, so that tests can check that decoding writes
+// everything it reads.
+func PoisonKeyMem(elems int) {
+	km := &keyMem{}
+	t := km.times.take(elems)
+	for i := range t {
+		t[i] = 0xdeadbeef
+	}
+	nan := float32(math.NaN())
+	v := km.values.take(4 * elems)
+	for i := range v {
+		v[i] = nan
+	}
+	r := km.ranges.take(elems)
+	for i := range r {
+		r[i] = [2]uint32{7, 3}
+	}
+	k := km.keyLists.take(elems)
+	for i := range k {
+		k[i] = Keys{Times: []uint32{1, 2}, Values: []float32{nan}}
+	}
+	vs := km.vertices.take(elems)
+	for i := range vs {
+		vs[i] = Vertex{Pos: [3]float32{nan, nan, nan}, Weights: [4]uint8{9, 9, 9, 9}, Bones: [4]uint8{200, 200, 200, 200}}
+	}
+	putKeyMem(km)
 }

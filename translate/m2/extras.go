@@ -1,6 +1,8 @@
 package m2
 
 import (
+	"slices"
+
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -20,34 +22,48 @@ func interpName(i uint16) string {
 	return "unknown"
 }
 
+// interpNames holds interpName's results boxed once, and noGlobalSeq the usual global
+// sequence (none), so that trackInfo, called for every track of every object, does not box them
+// again each time.
+var (
+	interpNames     = [...]any{interpName(0), interpName(1), interpName(2), interpName(3), interpName(4)}
+	noGlobalSeq any = int16(-1)
+)
+
 // trackInfo summarises a track for the metadata: interpolation, global sequence, the number of
 // keys in each sequence (or on the timeline) and the value when every key holds the same one.
 func trackInfo(t *Track) scene.Extras {
-	x := scene.Extras{"interpolation": interpName(t.Interp), "globalSequence": t.GlobalSeq}
-	keys := make([]int, len(t.Keys))
+	x := make(scene.Extras, 5)
+	x["interpolation"] = interpNames[min(int(t.Interp), len(interpNames)-1)]
+	if t.GlobalSeq == -1 {
+		x["globalSequence"] = noGlobalSeq
+	} else {
+		x["globalSequence"] = t.GlobalSeq
+	}
 	total := 0
 	for i := range t.Keys {
-		keys[i] = len(t.Keys[i].Times)
-		total += keys[i]
+		total += len(t.Keys[i].Times)
 	}
 	x["keys"] = total
 	if len(t.Keys) > 1 {
+		keys := make([]int, len(t.Keys))
+		for i := range t.Keys {
+			keys[i] = len(t.Keys[i].Times)
+		}
 		x["keysPerSequence"] = keys
 	}
 	if v, ok := constant(t); ok {
-		x["value"] = v
+		x["value"] = slices.Clone(v) // the track's memory is reused once the model is built
 	}
 	return x
 }
 
-// keyTimes lists the times of a track's keys, per sequence (for events).
+// keyTimes lists the times of a track's keys, per sequence (for events), copied: the track's
+// memory is reused once the model is built.
 func keyTimes(t *Track) [][]uint32 {
 	out := make([][]uint32, len(t.Keys))
 	for i := range t.Keys {
-		out[i] = t.Keys[i].Times
-		if out[i] == nil {
-			out[i] = []uint32{}
-		}
+		out[i] = append([]uint32{}, t.Keys[i].Times...)
 	}
 	return out
 }

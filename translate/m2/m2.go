@@ -43,11 +43,17 @@ func DecodeWith(src translate.Source, opt Options) (*scene.Scene, error) {
 	if src.Open != nil {
 		open = src.Companion
 	}
-	m, err := Read(src.Name, src.Data, open, opt)
+	// The model is dropped once built, so its key memory goes back to a pool for the next one:
+	// Build copies what the scene keeps of it.
+	km := getKeyMem()
+	m, err := read(src.Name, src.Data, open, opt, false, km)
 	if err != nil {
+		putKeyMem(km)
 		return nil, err
 	}
 	s, err := Build(m, src.Name, opt)
+	putKeyMem(km) // m is not used after this
+
 	if err != nil {
 		return nil, err
 	}

@@ -182,10 +182,9 @@ type parser struct {
 	seqFile  []*buf // ≥ 264: per sequence, the file its keys are in (nil: missing .anim)
 	keyBytes int64  // key data decoded so far
 	keyLimit int64
-	err      error // the first fatal error
-	raw      bool  // keep compressed rotations as int16s
-	times    arena[uint32]
-	values   arena[float32]
+	err      error   // the first fatal error
+	raw      bool    // keep compressed rotations as int16s
+	mem      *keyMem // where tracks are decoded to
 }
 
 func (p *parser) warn(format string, args ...any) {
@@ -200,11 +199,12 @@ func (p *parser) fail(off int64, format string, args ...any) error {
 // companions open finds: NameNN.skin for v ≥ 264 and .anim files. open may be nil: the model
 // then has no skin (v ≥ 264) and no external animations, and says so in its warnings.
 func Read(name string, data []byte, open OpenFunc, opt Options) (*Model, error) {
-	return read(name, data, open, opt, false)
+	return read(name, data, open, opt, false, &keyMem{})
 }
 
-// read is Read; raw keeps compressed rotations as their int16s (for tests).
-func read(name string, data []byte, open OpenFunc, opt Options, raw bool) (*Model, error) {
+// read is Read, decoding tracks into km; raw keeps compressed rotations as their int16s (for
+// tests).
+func read(name string, data []byte, open OpenFunc, opt Options, raw bool, km *keyMem) (*Model, error) {
 	switch {
 	case len(data) == 0:
 		return nil, &translate.UnsupportedError{File: name, Msg: "empty file"}
@@ -215,7 +215,7 @@ func read(name string, data []byte, open OpenFunc, opt Options, raw bool) (*Mode
 	case len(data) < 8:
 		return nil, &translate.FormatError{Format: Format, File: name, Offset: 4, Msg: "file ends in the header"}
 	}
-	p := &parser{f: buf{b: data, name: name}, open: open, opt: opt, m: &Model{}, raw: raw}
+	p := &parser{f: buf{b: data, name: name}, open: open, opt: opt, m: &Model{}, raw: raw, mem: km}
 	p.dir, p.base = path.Split(name)
 	p.dir = strings.TrimSuffix(p.dir, "/")
 	p.base = strings.TrimSuffix(p.base, path.Ext(p.base))
@@ -384,11 +384,15 @@ func (p *parser) track(at int, kd kind, what label) Track {
 		if !p.keyBudget(int64(r.n)*8 + int64(n)*int64(4+kd.size())) {
 			return t
 		}
-		t.Ranges = make([][2]uint32, r.n)
+		t.Ranges = make([][2]uint32, 0) // empty, not nil, when there are none
+		if r.n > 0 {
+			t.Ranges = p.mem.ranges.take(int(r.n))
+		}
 		for i := range t.Ranges {
 			t.Ranges[i] = [2]uint32{f.u32(int(r.off) + 8*i), f.u32(int(r.off) + 8*i + 4)}
 		}
-		t.Keys = []Keys{p.keys(f, int(ts.off), int(vs.off), n, kd)}
+		t.Keys = p.mem.keyLists.take(1)
+		t.Keys[0] = p.keys(f, int(ts.off), int(vs.off), n, kd)
 		return t
 	}
 	ts, vs := f.span(at+4), span{}
@@ -407,7 +411,11 @@ func (p *parser) track(at int, kd kind, what label) Track {
 	if !p.keyBudget(int64(n) * 16) {
 		return t
 	}
-	t.Keys = make([]Keys, n)
+	t.Keys = make([]Keys, 0) // empty, not nil, when there are none
+	if n > 0 {
+		t.Keys = p.mem.keyLists.take(n)
+		clear(t.Keys) // stale memory; sequences without keys are left as they are
+	}
 	bad := 0
 	for i := range t.Keys {
 		src := f
@@ -446,12 +454,12 @@ func (p *parser) track(at int, kd kind, what label) Track {
 // keys decodes n keys: times at toff, values at voff (the caller checked both arrays; with no
 // keys the offsets are not looked at, as an empty array may point anywhere).
 func (p *parser) keys(f *buf, toff, voff, n int, kd kind) Keys {
-	k := Keys{Times: p.times.take(n)}
+	k := Keys{Times: p.mem.times.take(n)}
 	if n > 0 {
 		leUint32s(k.Times, f.b[toff:toff+4*n])
 	}
 	if kd != kNone {
-		k.Values = p.values.take(n * kd.width())
+		k.Values = p.mem.values.take(n * kd.width())
 		kd.decode(k.Values, f, voff, n)
 	}
 	return k
@@ -662,7 +670,7 @@ func (p *parser) vertices() error {
 	if s.n == 0 {
 		return nil // an empty array may point anywhere
 	}
-	vs := make([]Vertex, s.n)
+	vs := p.mem.vertices.take(int(s.n)) // every vertex is written below
 	b := f.b[s.off : uint64(s.off)+uint64(s.n)*48]
 	for i := range vs {
 		r := (*[48]byte)(b[i*48:]) // one length check; the fields' offsets are constants

@@ -1,0 +1,47 @@
+package m2_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/m2"
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// TestReusedKeyMemory checks DecodeWith's reuse of key memory from model to model: decoded
+// into memory full of garbage, each fixture gives the scene built from fresh memory (the
+// decoder writes every key and vertex it reads), and still does after the next fixture has
+// been decoded into the same memory (the scene keeps nothing of it).
+func TestReusedKeyMemory(t *testing.T) {
+	fx := fixtures(t)
+	srcs := make([]translate.Source, len(fx))
+	want := make([]*scene.Scene, len(fx))
+	for i, f := range fx {
+		srcs[i] = f.files.Source(f.model)
+		m, err := m2.Read(srcs[i].Name, srcs[i].Data, srcs[i].Companion, m2.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if want[i], err = m2.Build(m, srcs[i].Name, m2.Options{}); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+	}
+	for i, f := range fx {
+		m2.PoisonKeyMem(1 << 16)
+		got, err := m2.DecodeWith(srcs[i], m2.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("%s: decoded into reused memory, the scene differs from a fresh one", f.name)
+		}
+		next := (i + 1) % len(fx)
+		if _, err := m2.DecodeWith(srcs[next], m2.Options{}); err != nil {
+			t.Fatalf("%s: %v", fx[next].name, err)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("%s: the scene changed when %s was decoded after it", f.name, fx[next].name)
+		}
+	}
+}
