@@ -534,11 +534,39 @@ func node(n *gltf.Node, nd *scene.Node) {
 		x[k] = v
 	}
 	if nd.Kind != "" {
-		x["kind"] = string(nd.Kind)
+		x["kind"] = kindValue(nd.Kind)
 	}
 	if len(x) > 0 {
 		n.Extras = x
 	}
+}
+
+// kindValue returns k as the plain string extras hold. The kinds scene defines are constants,
+// which convert to an interface without an allocation; a scene has a node of one per bone.
+func kindValue(k scene.NodeKind) any {
+	switch k {
+	case scene.KindRoot:
+		return string(scene.KindRoot)
+	case scene.KindBone:
+		return string(scene.KindBone)
+	case scene.KindHelper:
+		return string(scene.KindHelper)
+	case scene.KindAttachment:
+		return string(scene.KindAttachment)
+	case scene.KindEvent:
+		return string(scene.KindEvent)
+	case scene.KindLight:
+		return string(scene.KindLight)
+	case scene.KindCamera:
+		return string(scene.KindCamera)
+	case scene.KindEmitter:
+		return string(scene.KindEmitter)
+	case scene.KindRibbon:
+		return string(scene.KindRibbon)
+	case scene.KindCollision:
+		return string(scene.KindCollision)
+	}
+	return string(k)
 }
 
 // unitQuat returns q scaled to unit length; a zero quaternion becomes the identity. A

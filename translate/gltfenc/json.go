@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/qmuntal/gltf"
@@ -349,8 +350,49 @@ func (w *jsonWriter) optInt(b []byte, first *bool, k string, v int) []byte {
 }
 
 func (w *jsonWriter) int(b []byte, v int) []byte {
-	return strconv.AppendInt(b, int64(v), 10)
+	return appendInt(b, v)
 }
+
+// appendInt appends v in decimal, as strconv.AppendInt does. The document's integers — indices,
+// offsets, counts — are small and never negative: those are written here without the general
+// routine's calls, two digits at a time, straight into b.
+func appendInt(b []byte, v int) []byte {
+	if v < 0 || v >= 1e8 {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	if v < 10 {
+		return append(b, byte('0'+v))
+	}
+	n := 2
+	for x := v / 100; x > 0; x /= 10 {
+		n++
+	}
+	l := len(b)
+	if cap(b)-l < n {
+		b = slices.Grow(b, n)
+	}
+	b = b[:l+n]
+	d := b[l : l+n]
+	i := n
+	for v >= 100 {
+		q := v / 100
+		r := v - q*100
+		i -= 2
+		d[i], d[i+1] = digitPairs[2*r], digitPairs[2*r+1]
+		v = q
+	}
+	if v >= 10 {
+		d[0], d[1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		d[0] = byte('0' + v)
+	}
+	return b
+}
+
+// digitPairs holds the two digits of 00 to 99, in order.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 func (w *jsonWriter) ints(b []byte, v []int) []byte {
 	if v == nil {
@@ -359,7 +401,7 @@ func (w *jsonWriter) ints(b []byte, v []int) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		b = w.comma(b, i)
-		b = strconv.AppendInt(b, int64(x), 10)
+		b = appendInt(b, x)
 	}
 	return append(b, ']')
 }
@@ -434,7 +476,7 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	case bool:
 		b = strconv.AppendBool(b, x)
 	case int:
-		b = strconv.AppendInt(b, int64(x), 10)
+		b = appendInt(b, x)
 	case int8:
 		b = strconv.AppendInt(b, int64(x), 10)
 	case int16:
@@ -562,20 +604,37 @@ func (w *jsonWriter) mapValue(b []byte, m map[string]any, depth int) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	var keyBuf [16]string
-	keys := keyBuf[:0]
-	for k := range m {
-		keys = append(keys, k)
+	// The entries are gathered in one pass over the map and sorted by key, so that no value is
+	// looked up again by its key. Extras maps are small: most fit the array on the stack, and
+	// insertion sort beats a general sort on them.
+	var buf [16]mapEntry
+	ents := buf[:0]
+	for k, v := range m {
+		ents = append(ents, mapEntry{k, v})
 	}
-	slices.Sort(keys)
+	if len(ents) <= len(buf) {
+		for i := 1; i < len(ents); i++ {
+			for j := i; j > 0 && ents[j].k < ents[j-1].k; j-- {
+				ents[j], ents[j-1] = ents[j-1], ents[j]
+			}
+		}
+	} else {
+		slices.SortFunc(ents, func(a, b mapEntry) int { return strings.Compare(a.k, b.k) })
+	}
 	b = append(b, '{')
-	for i, k := range keys {
+	for i := range ents {
 		b = w.comma(b, i)
-		b = appendJSONString(b, k)
+		b = appendJSONString(b, ents[i].k)
 		b = append(b, ':')
-		b = w.anyValue(b, m[k], depth+1)
+		b = w.anyValue(b, ents[i].v, depth+1)
 	}
 	return append(b, '}')
+}
+
+// mapEntry is one key and value of a map mapValue writes.
+type mapEntry struct {
+	k string
+	v any
 }
 
 // stdValue writes v with encoding/json (a json.Encoder escapes HTML as json.Marshal does and
@@ -958,6 +1017,9 @@ func appendJSONFloat(b []byte, f float64, bits int) ([]byte, bool) {
 		limit = 1e15
 	}
 	if i := int64(f); float64(i) == f && f > -limit && f < limit && (i != 0 || !math.Signbit(f)) {
+		if i >= 0 && i < 1e8 {
+			return appendInt(b, int(i)), true
+		}
 		return strconv.AppendInt(b, i, 10), true
 	}
 	abs := math.Abs(f)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -766,5 +767,34 @@ func TestFastJSONRandomScenes(t *testing.T) {
 	}
 	if written < 400 {
 		t.Errorf("only %d of 800 random scenes encoded", written)
+	}
+}
+
+// TestAppendInt checks the integer writer against strconv for the small non-negative values it
+// writes itself and the others it hands on.
+func TestAppendInt(t *testing.T) {
+	check := func(v int) {
+		t.Helper()
+		if got, want := string(appendInt([]byte("x"), v)), "x"+strconv.Itoa(v); got != want {
+			t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
+		}
+	}
+	for v := -1000; v <= 200000; v++ {
+		check(v)
+	}
+	for _, v := range []int{999999, 1000000, 9999999, 10000000, 99999999, 100000000, 1 << 31, math.MaxInt, math.MinInt} {
+		check(v)
+		check(v - 1)
+	}
+}
+
+// TestKindValue checks that every node kind reaches the extras as its plain string.
+func TestKindValue(t *testing.T) {
+	for _, k := range []scene.NodeKind{scene.KindRoot, scene.KindBone, scene.KindHelper, scene.KindAttachment,
+		scene.KindEvent, scene.KindLight, scene.KindCamera, scene.KindEmitter, scene.KindRibbon,
+		scene.KindCollision, "other", ""} {
+		if got, ok := kindValue(k).(string); !ok || got != string(k) {
+			t.Errorf("kindValue(%q) = %#v", k, kindValue(k))
+		}
 	}
 }
