@@ -165,7 +165,7 @@ func (b *builder) nodes() error {
 	for i := range m.Bones {
 		bone := &m.Bones[i]
 		b.pivots[i] = convPos(bone.Pivot)
-		ex := scene.Extras{"bone": i, "flags": flagNames(bone.Flags, boneFlagNames), "pivot": b.pivots[i], "submesh": bone.Submesh}
+		ex := scene.Extras{"bone": i, "flags": flagsValue(bone.Flags, boneFlagNames), "pivot": b.pivots[i], "submesh": bone.Submesh}
 		if bone.KeyBone >= 0 {
 			ex["keyBone"] = bone.KeyBone
 		}
@@ -803,6 +803,28 @@ func (b *builder) animations() error {
 		b.s.Animations = make([]scene.Animation, 0, len(m.Sequences))
 	}
 	b.curves = make([]trackCurve, 0, len(tracks))
+	// The key arrays of all sequences come from one block of the size they need (each
+	// sequence's own reserve then finds room), rather than a large allocation per sequence.
+	// Only within the key allowance: legacy sequences may each show all of a track's keys, and
+	// a file asking for more keys than allowed fails once the keys made pass keyCap, which
+	// must not be preceded by an allocation for all of them.
+	nt, nv := 0, 0
+	for si := range m.Sequences {
+		target, _ := b.aliasTarget(si)
+		for ti := range tracks {
+			if t := tracks[ti].t; t.GlobalSeq < 0 {
+				n := b.seqKeys(t, target) + 2
+				nt += n
+				nv += n * t.Width
+			}
+		}
+		if nt > b.keyCap {
+			nt, nv = 0, 0 // each sequence reserves its own, as animation does
+			break
+		}
+	}
+	b.times.reserve(nt)
+	b.values.reserve(nv)
 	for si := range m.Sequences {
 		if err := b.animation(si, names[si], tracks); err != nil {
 			return err
@@ -876,9 +898,14 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 	}
 	ex := scene.Extras{
 		"sequence": si, "id": q.ID, "idName": AnimationName(q.ID), "variation": q.Variation,
-		"flags": flagNames(q.Flags, sequenceFlagNames), "moveSpeed": q.MoveSpeed, "frequency": q.Frequency,
+		"flags": flagsValue(q.Flags, sequenceFlagNames), "moveSpeed": q.MoveSpeed, "frequency": q.Frequency,
 		"replay": [2]uint32{q.ReplayMin, q.ReplayMax}, "blendTime": q.BlendTime,
 		"nextVariation": q.NextVariation,
+	}
+	if ms := float64(q.MoveSpeed); math.IsNaN(ms) || math.IsInf(ms, 0) {
+		// JSON has no NaN or infinity: an encoder could not write the animation's extras.
+		delete(ex, "moveSpeed")
+		b.warn("sequence %d (%s): move speed %v is not a finite number; left out", si, name, q.MoveSpeed)
 	}
 	if target != si {
 		ex["aliasOf"] = target
@@ -951,7 +978,7 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 		}
 		a.Channels = append(a.Channels, ch)
 		if tr != nil {
-			globals = append(globals, scene.Extras{"node": bt.node, "path": string(bt.path), "globalSequence": bt.t.GlobalSeq,
+			globals = append(globals, scene.Extras{"node": bt.node, "path": pathValue(bt.path), "globalSequence": bt.t.GlobalSeq,
 				"period": float64(tr.Period) / 1000, "repeats": res.Repeats})
 		}
 	}
@@ -1010,6 +1037,20 @@ func (b *builder) globalTrack(bt *boneTrack) (*anim.Track, error) {
 	return tr, nil
 }
 
+// pathValue returns p as the plain string extras hold, without an allocation for the paths
+// scene defines (constants convert to an interface for free).
+func pathValue(p scene.Path) any {
+	switch p {
+	case scene.PathTranslation:
+		return string(scene.PathTranslation)
+	case scene.PathRotation:
+		return string(scene.PathRotation)
+	case scene.PathScale:
+		return string(scene.PathScale)
+	}
+	return string(p)
+}
+
 // def is the track's value where it has no keys, in glTF axes: the rest pose.
 func (bt *boneTrack) def() []float32 {
 	switch bt.path {
@@ -1058,6 +1099,27 @@ func (b *builder) seqCurve(t *Track, si int, rot bool) (ck curveKeys, s, e uint3
 	}
 	ck.times, ck.vals, moved = sortKeys(times, v, w)
 	return ck, s, e, moved
+}
+
+// seqKeys is the number of keys of non-global track t that sequence si shows: the length of
+// seqCurve's keys, counted without sorting them.
+func (b *builder) seqKeys(t *Track, si int) int {
+	m := b.m
+	if !m.Layout.Legacy {
+		if si < len(t.Keys) {
+			return len(t.Keys[si].Times)
+		}
+		return 0
+	}
+	if len(t.Keys) == 0 {
+		return 0
+	}
+	q := &m.Sequences[si]
+	s, e := q.Start, q.Start+q.Duration()
+	if lo, hi, ok := legacyRange(t, si, t.Keys[0].Times, s, e); ok {
+		return hi + 1 - lo
+	}
+	return 0
 }
 
 // staticValue returns the value track t holds at the start of the first sequence (at global

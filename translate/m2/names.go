@@ -185,6 +185,18 @@ func flagNames(f uint32, names map[uint32]string) []string {
 	return out
 }
 
+// noFlags is the extras value of an empty flag list, boxed once: most bones and sequences have
+// no flags, and boxing a slice into an interface allocates.
+var noFlags any = []string{}
+
+// flagsValue is flagNames(f, names) as an extras value.
+func flagsValue(f uint32, names map[uint32]string) any {
+	if f == 0 {
+		return noFlags
+	}
+	return flagNames(f, names)
+}
+
 var (
 	modelFlagNames = map[uint32]string{0x1: "TiltX", 0x2: "TiltY", 0x8: "TextureCombinerCombos"}
 	boneFlagNames  = map[uint32]string{

@@ -3,6 +3,7 @@ package m2
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 )
 
 // kind is the value type of a track.
@@ -92,8 +93,20 @@ func (k kind) decode(dst []float32, f *buf, off, n int) {
 	}
 }
 
+// littleEndian is true on hosts whose memory order matches the file's, where leUint32s and
+// leFloat32s copy the bytes as they are: key data is most of a model, and a copy moves it
+// several times faster than a loop assembling each word.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
 // leUint32s fills dst from the little-endian words of src, which holds 4 × len(dst) bytes.
 func leUint32s(dst []uint32, src []byte) {
+	if littleEndian && len(dst) > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*len(dst)), src[:4*len(dst)])
+		return
+	}
 	for i := range dst {
 		w := (*[4]byte)(src[4*i:])
 		dst[i] = uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
@@ -102,6 +115,10 @@ func leUint32s(dst []uint32, src []byte) {
 
 // leFloat32s fills dst from the little-endian floats of src, which holds 4 × len(dst) bytes.
 func leFloat32s(dst []float32, src []byte) {
+	if littleEndian && len(dst) > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*len(dst)), src[:4*len(dst)])
+		return
+	}
 	for i := range dst {
 		w := (*[4]byte)(src[4*i:])
 		dst[i] = math.Float32frombits(uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24)
