@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unsafe"
+
+	"github.com/modelfs/modelfs/internal/textnum"
 )
 
 // littleEndian is true on hosts whose memory order matches glTF's, where float and integer
@@ -226,71 +228,12 @@ func r32(f float32) float64 {
 	if i := int32(f); float32(i) == f && i > -1<<24 && i < 1<<24 {
 		return float64(i)
 	}
+	// The shortest decimal that reads back as f, read as a float64: textnum gives
+	// strconv.ParseFloat's result, by one exact step for these short decimals.
 	var buf [32]byte
-	text := strconv.AppendFloat(buf[:0], float64(f), 'e', -1, 32)
-	if v, ok := exactDecimal(text); ok {
-		return v
-	}
-	v, err := strconv.ParseFloat(string(text), 64)
-	if err != nil {
+	v, ok := textnum.ParseFloat64(strconv.AppendFloat(buf[:0], float64(f), 'e', -1, 32))
+	if !ok {
 		return float64(f)
 	}
 	return v
-}
-
-// pow10 holds the powers of ten a float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// exactDecimal reads text, a float32's shortest decimal in 'e' notation ("-1.2345e-07"), as
-// strconv.ParseFloat would read it into a float64, when that takes one exact operation: digits
-// (at most 9, so below 2^53) times or divided by an exactly representable power of ten, one
-// correctly rounded step (ParseFloat's own fast path, so the result is the same). ok is false
-// for anything else, which the caller leaves to ParseFloat.
-func exactDecimal(text []byte) (v float64, ok bool) {
-	neg := len(text) > 0 && text[0] == '-'
-	if neg {
-		text = text[1:]
-	}
-	var mant uint64
-	digits, i := 0, 0
-	for ; i < len(text) && text[i] != 'e'; i++ {
-		c := text[i]
-		switch {
-		case c >= '0' && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-		case c != '.':
-			return 0, false
-		}
-	}
-	if digits == 0 || digits > 15 || i+2 >= len(text) {
-		return 0, false
-	}
-	exp := 0
-	for _, c := range text[i+2:] {
-		if c < '0' || c > '9' || exp > 1000 {
-			return 0, false
-		}
-		exp = exp*10 + int(c-'0')
-	}
-	if text[i+1] == '-' {
-		exp = -exp
-	} else if text[i+1] != '+' {
-		return 0, false
-	}
-	exp -= digits - 1 // the value is mant × 10^exp
-	switch v = float64(mant); {
-	case exp == 0:
-	case exp > 0 && exp < len(pow10):
-		v *= pow10[exp]
-	case exp < 0 && -exp < len(pow10):
-		v /= pow10[-exp]
-	default:
-		return 0, false
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
