@@ -1,20 +1,12 @@
 package gltfenc
 
 import (
-	"encoding/binary"
-	"math"
 	"strconv"
 	"unsafe"
 
+	"github.com/modelfs/modelfs/internal/le"
 	"github.com/modelfs/modelfs/internal/textnum"
 )
-
-// littleEndian is true on hosts whose memory order matches glTF's, where float and integer
-// slices are copied into the buffer as raw bytes.
-var littleEndian = func() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
 
 // align4 rounds n up to a multiple of 4.
 func align4(n int) int { return (n + 3) &^ 3 }
@@ -49,33 +41,10 @@ func (w *binWriter) f32s(v []float32) {
 }
 
 // putF32s stores v little-endian into dst, which holds at least 4·len(v) bytes.
-func putF32s(dst []byte, v []float32) {
-	if len(v) == 0 {
-		return
-	}
-	if littleEndian {
-		copy(dst, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4))
-		return
-	}
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(dst[i*4:], math.Float32bits(f))
-	}
-}
+func putF32s(dst []byte, v []float32) { le.Put(dst, v, 4) }
 
 // u32s appends uint32 values.
-func (w *binWriter) u32s(v []uint32) {
-	if len(v) == 0 {
-		return
-	}
-	if littleEndian {
-		w.b = append(w.b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)...)
-		return
-	}
-	dst := w.grow(len(v) * 4)
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(dst[i*4:], x)
-	}
-}
+func (w *binWriter) u32s(v []uint32) { le.Put(w.grow(len(v)*4), v, 4) }
 
 // u32sAsU16 appends uint32 values narrowed to uint16 and returns the largest value before
 // narrowing, so that the caller can check they fit without another pass.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelfs/modelfs/internal/le"
 	"github.com/modelfs/modelfs/translate"
 )
 
@@ -456,7 +457,7 @@ func (p *parser) track(at int, kd kind, what label) Track {
 func (p *parser) keys(f *buf, toff, voff, n int, kd kind) Keys {
 	k := Keys{Times: p.mem.times.take(n)}
 	if n > 0 {
-		leUint32s(k.Times, f.b[toff:toff+4*n])
+		le.Get(k.Times, f.b[toff:toff+4*n], 4)
 	}
 	if kd != kNone {
 		k.Values = p.mem.values.take(n * kd.width())

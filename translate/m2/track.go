@@ -3,7 +3,8 @@ package m2
 import (
 	"encoding/binary"
 	"math"
-	"unsafe"
+
+	"github.com/modelfs/modelfs/internal/le"
 )
 
 // kind is the value type of a track.
@@ -71,7 +72,7 @@ func (k kind) decode(dst []float32, f *buf, off, n int) {
 	b := f.b
 	switch k {
 	case kVec3, kQuat, kFloat, kSplineVec3, kSplineFloat:
-		leFloat32s(dst, b[off:off+4*len(dst)])
+		le.Get(dst, b[off:off+4*len(dst)], 4)
 	case kCompQuat:
 		decodeCompQuats(dst[:4*n], b[off:off+8*n])
 	case kRawCompQuat:
@@ -90,38 +91,6 @@ func (k kind) decode(dst []float32, f *buf, off, n int) {
 		for i := range dst {
 			dst[i] = float32(b[off+i])
 		}
-	}
-}
-
-// littleEndian is true on hosts whose memory order matches the file's, where leUint32s and
-// leFloat32s copy the bytes as they are: key data is most of a model, and a copy moves it
-// several times faster than a loop assembling each word.
-var littleEndian = func() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
-
-// leUint32s fills dst from the little-endian words of src, which holds 4 × len(dst) bytes.
-func leUint32s(dst []uint32, src []byte) {
-	if littleEndian && len(dst) > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*len(dst)), src[:4*len(dst)])
-		return
-	}
-	for i := range dst {
-		w := (*[4]byte)(src[4*i:])
-		dst[i] = uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
-	}
-}
-
-// leFloat32s fills dst from the little-endian floats of src, which holds 4 × len(dst) bytes.
-func leFloat32s(dst []float32, src []byte) {
-	if littleEndian && len(dst) > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*len(dst)), src[:4*len(dst)])
-		return
-	}
-	for i := range dst {
-		w := (*[4]byte)(src[4*i:])
-		dst[i] = math.Float32frombits(uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/modelfs/modelfs/internal/le"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
@@ -565,7 +566,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 	}
 	if n > 0 {
 		g.Faces = make([]uint16, n)
-		getLE(g.Faces, r.d[p:p+2*n], 2)
+		le.Get(g.Faces, r.d[p:p+2*n], 2)
 		p += 2 * n
 	}
 	if n, p, err = r.array(p, oe, tagGNDX, 1); err != nil {
@@ -613,7 +614,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 			}
 			if c > 0 {
 				uv := make([][2]float32, c)
-				getLE(uv, r.d[p:p+8*c], 4)
+				le.Get(uv, r.d[p:p+8*c], 4)
 				g.UVSets[i] = uv
 				p += 8 * c
 			}
@@ -631,12 +632,12 @@ func (r *reader) u32Array(pos, end int, tag uint32) ([]uint32, int, error) {
 		return nil, p, err
 	}
 	a := make([]uint32, n)
-	getLE(a, r.d[p:p+4*n], 4)
+	le.Get(a, r.d[p:p+4*n], 4)
 	return a, p + 4*n, nil
 }
 
 // getVec3s decodes len(dst) little-endian float triples from src.
-func getVec3s(dst [][3]float32, src []byte) { getLE(dst, src[:12*len(dst)], 4) }
+func getVec3s(dst [][3]float32, src []byte) { le.Get(dst, src[:12*len(dst)], 4) }
 
 func (r *reader) geosetAnim(pos, end int) (int, error) {
 	oe, err := r.sized(pos, end, 28, "geoset animation")
