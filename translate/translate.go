@@ -129,5 +129,6 @@ func Translate(src Source, kind Kind, opt EncodeOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.Release() // the output is a copy
 	return Output(src, s, kind, opt)
 }

@@ -112,6 +112,7 @@ func (f *fsys) encode(src string, kind translate.Kind, rec *recorder) (data []by
 		return nil, format, &failure{path: src, format: format, err: err}
 	}
 	out, err := translate.Output(source, s, kind, translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"})
+	s.Release() // out is a copy; the decoder may reuse the scene's memory
 	if err != nil {
 		return nil, format, &failure{path: src, format: format, err: err}
 	}

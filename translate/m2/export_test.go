@@ -51,3 +51,38 @@ func PoisonKeyMem(elems int) {
 	}
 	putKeyMem(km)
 }
+
+// PoisonSceneMem puts into the pool scene memory whose every block is filled with garbage, as
+// the memory of a released scene would be, so that tests can check that Build writes every
+// element it takes.
+func PoisonSceneMem(elems int) {
+	sm := &sceneMem{}
+	nan := float32(math.NaN())
+	for _, a := range []*keyArena[float32]{&sm.times, &sm.values} {
+		v := a.take(4 * elems)
+		for i := range v {
+			v[i] = nan
+		}
+	}
+	v3 := sm.vec3.take(2 * elems)
+	for i := range v3 {
+		v3[i] = [3]float32{nan, nan, nan}
+	}
+	uv := sm.vec2.take(2 * elems)
+	for i := range uv {
+		uv[i] = [2]float32{nan, nan}
+	}
+	j := sm.joints.take(elems)
+	for i := range j {
+		j[i] = [4]uint16{9999, 9999, 9999, 9999}
+	}
+	w := sm.weights.take(elems)
+	for i := range w {
+		w[i] = [4]float32{nan, nan, nan, nan}
+	}
+	ix := sm.indices.take(3 * elems)
+	for i := range ix {
+		ix[i] = 0xdeadbeef
+	}
+	putSceneMem(sm)
+}

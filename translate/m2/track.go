@@ -132,38 +132,6 @@ func compComponent(s int16) float64 {
 	return math.FMA(math.FMA(-q, 32767, x), inv32767, q)
 }
 
-// arena hands out slices carved from large blocks, so that the many small key arrays of a model
-// cost a few allocations. Blocks start small and double, so a small model pays little, unless
-// reserve sizes one for the takes to come. Each slice has its own capacity: appending to it
-// never reaches into its neighbour.
-type arena[T any] struct {
-	block []T
-	next  int
-}
-
-const arenaBlock = 1 << 14
-
-// reserve makes sure that the next takes, n elements in all, fit the current block: when they
-// do not, the rest of it is left and a block of exactly n is started.
-func (a *arena[T]) reserve(n int) {
-	if len(a.block) < n {
-		a.block = make([]T, n)
-	}
-}
-
-func (a *arena[T]) take(n int) []T {
-	if len(a.block) < n {
-		if n > arenaBlock/4 {
-			return make([]T, n)
-		}
-		a.next = min(max(2*a.next, 256), arenaBlock)
-		a.block = make([]T, max(a.next, n))
-	}
-	s := a.block[:n:n]
-	a.block = a.block[n:]
-	return s
-}
-
 // DecodeCompQuat turns an M2CompQuat into a unit quaternion (x, y, z, w). Each component is
 // (s + 32768) / 32767 for a negative s and (s − 32767) / 32767 otherwise — the int16 read as an
 // unsigned offset from 32767 — and the result is normalised.

@@ -85,6 +85,23 @@ type Scene struct {
 	Extras Extras
 	// Warnings lists what the decoder tolerated or left out, each naming where in the source.
 	Warnings []string
+
+	release func() // set by OnRelease, run once by Release
+}
+
+// OnRelease is for decoders that carve the scene's arrays from memory they reuse: f hands that
+// memory back, and runs when the scene's owner calls Release.
+func (s *Scene) OnRelease(f func()) { s.release = f }
+
+// Release tells the decoder that made s that its memory may be reused for the next scene. The
+// scene, and every slice read from it, must not be used afterwards, so only the owner of a
+// scene calls it, once every output has been made (encoders copy what they write). Calling it
+// is optional: a scene never released is garbage collected as usual. A second call does nothing.
+func (s *Scene) Release() {
+	if f := s.release; f != nil {
+		s.release = nil
+		f()
+	}
 }
 
 // Source describes where a scene came from and how it was converted.
