@@ -1,6 +1,10 @@
 package m2
 
-import "math"
+import (
+	"math"
+
+	"github.com/modelfs/modelfs/translate/internal/arena"
+)
 
 // RawRotations reads the model like Read, returning every compressed rotation key of its bones
 // as stored (four int16s), for tests of the decoding.
@@ -28,24 +32,24 @@ func RawRotations(name string, data []byte, open OpenFunc) ([][4]int16, error) {
 // everything it reads.
 func PoisonKeyMem(elems int) {
 	km := &keyMem{}
-	t := km.times.take(elems)
+	t := km.times.Take(elems)
 	for i := range t {
 		t[i] = 0xdeadbeef
 	}
 	nan := float32(math.NaN())
-	v := km.values.take(4 * elems)
+	v := km.values.Take(4 * elems)
 	for i := range v {
 		v[i] = nan
 	}
-	r := km.ranges.take(elems)
+	r := km.ranges.Take(elems)
 	for i := range r {
 		r[i] = [2]uint32{7, 3}
 	}
-	k := km.keyLists.take(elems)
+	k := km.keyLists.Take(elems)
 	for i := range k {
 		k[i] = Keys{Times: []uint32{1, 2}, Values: []float32{nan}}
 	}
-	vs := km.vertices.take(elems)
+	vs := km.vertices.Take(elems)
 	for i := range vs {
 		vs[i] = Vertex{Pos: [3]float32{nan, nan, nan}, Weights: [4]uint8{9, 9, 9, 9}, Bones: [4]uint8{200, 200, 200, 200}}
 	}
@@ -58,29 +62,29 @@ func PoisonKeyMem(elems int) {
 func PoisonSceneMem(elems int) {
 	sm := &sceneMem{}
 	nan := float32(math.NaN())
-	for _, a := range []*keyArena[float32]{&sm.times, &sm.values} {
-		v := a.take(4 * elems)
+	for _, a := range []*arena.Arena[float32]{&sm.times, &sm.values} {
+		v := a.Take(4 * elems)
 		for i := range v {
 			v[i] = nan
 		}
 	}
-	v3 := sm.vec3.take(2 * elems)
+	v3 := sm.vec3.Take(2 * elems)
 	for i := range v3 {
 		v3[i] = [3]float32{nan, nan, nan}
 	}
-	uv := sm.vec2.take(2 * elems)
+	uv := sm.vec2.Take(2 * elems)
 	for i := range uv {
 		uv[i] = [2]float32{nan, nan}
 	}
-	j := sm.joints.take(elems)
+	j := sm.joints.Take(elems)
 	for i := range j {
 		j[i] = [4]uint16{9999, 9999, 9999, 9999}
 	}
-	w := sm.weights.take(elems)
+	w := sm.weights.Take(elems)
 	for i := range w {
 		w[i] = [4]float32{nan, nan, nan, nan}
 	}
-	ix := sm.indices.take(3 * elems)
+	ix := sm.indices.Take(3 * elems)
 	for i := range ix {
 		ix[i] = 0xdeadbeef
 	}

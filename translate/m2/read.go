@@ -387,12 +387,12 @@ func (p *parser) track(at int, kd kind, what label) Track {
 		}
 		t.Ranges = make([][2]uint32, 0) // empty, not nil, when there are none
 		if r.n > 0 {
-			t.Ranges = p.mem.ranges.take(int(r.n))
+			t.Ranges = p.mem.ranges.Take(int(r.n))
 		}
 		for i := range t.Ranges {
 			t.Ranges[i] = [2]uint32{f.u32(int(r.off) + 8*i), f.u32(int(r.off) + 8*i + 4)}
 		}
-		t.Keys = p.mem.keyLists.take(1)
+		t.Keys = p.mem.keyLists.Take(1)
 		t.Keys[0] = p.keys(f, int(ts.off), int(vs.off), n, kd)
 		return t
 	}
@@ -414,7 +414,7 @@ func (p *parser) track(at int, kd kind, what label) Track {
 	}
 	t.Keys = make([]Keys, 0) // empty, not nil, when there are none
 	if n > 0 {
-		t.Keys = p.mem.keyLists.take(n)
+		t.Keys = p.mem.keyLists.Take(n)
 		clear(t.Keys) // stale memory; sequences without keys are left as they are
 	}
 	bad := 0
@@ -455,12 +455,12 @@ func (p *parser) track(at int, kd kind, what label) Track {
 // keys decodes n keys: times at toff, values at voff (the caller checked both arrays; with no
 // keys the offsets are not looked at, as an empty array may point anywhere).
 func (p *parser) keys(f *buf, toff, voff, n int, kd kind) Keys {
-	k := Keys{Times: p.mem.times.take(n)}
+	k := Keys{Times: p.mem.times.Take(n)}
 	if n > 0 {
 		le.Get(k.Times, f.b[toff:toff+4*n], 4)
 	}
 	if kd != kNone {
-		k.Values = p.mem.values.take(n * kd.width())
+		k.Values = p.mem.values.Take(n * kd.width())
 		kd.decode(k.Values, f, voff, n)
 	}
 	return k
@@ -671,7 +671,7 @@ func (p *parser) vertices() error {
 	if s.n == 0 {
 		return nil // an empty array may point anywhere
 	}
-	vs := p.mem.vertices.take(int(s.n)) // every vertex is written below
+	vs := p.mem.vertices.Take(int(s.n)) // every vertex is written below
 	b := f.b[s.off : uint64(s.off)+uint64(s.n)*48]
 	for i := range vs {
 		r := (*[48]byte)(b[i*48:]) // one length check; the fields' offsets are constants
