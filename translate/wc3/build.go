@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/internal/arena"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -37,6 +39,39 @@ type builder struct {
 	pivots   [][3]float32  // converted pivot per node
 	tracks   []nodeTrack   // every node transform track, converted
 	warnings []string
+	mem      *sceneMem // where the meshes' arrays are carved from
+}
+
+// sceneMem is the memory Build carves the meshes' arrays from. It is handed back through the
+// scene's Release (scene.Scene.OnRelease), once the scene's outputs are made, and reused by
+// the next Build, so that a translation allocates (and zeroes, and has the collector count)
+// little beyond its output. Its arenas hand out stale memory: Build writes every element it
+// takes.
+type sceneMem struct {
+	vec3    arena.Arena[[3]float32] // positions and normals
+	vec2    arena.Arena[[2]float32] // texture coordinates
+	joints  arena.Arena[[4]uint16]
+	weights arena.Arena[[4]float32]
+	indices arena.Arena[uint32]
+}
+
+// sceneMemPool recycles the memory of released scenes.
+var sceneMemPool = sync.Pool{New: func() any { return new(sceneMem) }}
+
+// maxPooledScene is the most scene memory kept for reuse, so that one huge model does not pin
+// its arrays for the life of the process.
+const maxPooledScene = 64 << 20
+
+// putSceneMem returns sm to the pool. Nothing carved from it may be used afterwards.
+func putSceneMem(sm *sceneMem) {
+	sm.vec3.Reset()
+	sm.vec2.Reset()
+	sm.joints.Reset()
+	sm.weights.Reset()
+	sm.indices.Reset()
+	if sm.vec3.Bytes()+sm.vec2.Bytes()+sm.joints.Bytes()+sm.weights.Bytes()+sm.indices.Bytes() <= maxPooledScene {
+		sceneMemPool.Put(sm)
+	}
 }
 
 // object is one node of the hierarchy, whatever its block.
@@ -62,7 +97,7 @@ func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) 
 	if m == nil {
 		return nil, &translate.FormatError{Format: format, File: src.Name, Offset: -1, Msg: "no model"}
 	}
-	b := &builder{m: m, src: src, format: format, byID: map[int32]int{}}
+	b := &builder{m: m, src: src, format: format, byID: map[int32]int{}, mem: sceneMemPool.Get().(*sceneMem)}
 	b.s = &scene.Scene{
 		Source: scene.Source{
 			Path: src.Name, Format: format, Version: int(m.Version), Name: m.Name,
@@ -73,11 +108,14 @@ func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) 
 	steps := []func() error{b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations}
 	for _, step := range steps {
 		if err := step(); err != nil {
+			putSceneMem(b.mem) // the scene is dropped
 			return nil, err
 		}
 	}
 	b.modelExtras()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)
+	mem := b.mem
+	b.s.OnRelease(func() { putSceneMem(mem) })
 	return b.s, nil
 }
 
@@ -336,13 +374,13 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 		return nil, nil
 	}
 	mesh.Indices = idx
-	mesh.Positions = make([][3]float32, nv)
+	mesh.Positions = b.mem.vec3.Take(nv)
 	for v, p := range g.Vertices {
 		mesh.Positions[v] = convPos(p)
 	}
 	switch {
 	case len(g.Normals) == nv:
-		mesh.Normals = make([][3]float32, nv)
+		mesh.Normals = b.mem.vec3.Take(nv)
 		bad := 0
 		for v, n := range g.Normals {
 			c := convPos(n)
@@ -366,7 +404,7 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 			continue
 		}
 		// Warcraft III texture coordinates have their origin at the image's top-left, as glTF's.
-		mesh.UVs = append(mesh.UVs, slices.Clone(set))
+		mesh.UVs = append(mesh.UVs, b.clone2(set))
 	}
 	if int(g.MaterialID) < len(b.s.Materials) {
 		mesh.Material = int(g.MaterialID)
@@ -375,9 +413,11 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 			b.warn("geoset %d: material %d uses UV set %d of %d; padded", gi, mesh.Material, mat.TexCoord, len(mesh.UVs))
 			for len(mesh.UVs) <= mat.TexCoord {
 				if len(mesh.UVs) > 0 {
-					mesh.UVs = append(mesh.UVs, slices.Clone(mesh.UVs[0]))
+					mesh.UVs = append(mesh.UVs, b.clone2(mesh.UVs[0]))
 				} else {
-					mesh.UVs = append(mesh.UVs, make([][2]float32, nv))
+					z := b.mem.vec2.Take(nv)
+					clear(z)
+					mesh.UVs = append(mesh.UVs, z)
 				}
 			}
 		}
@@ -388,6 +428,13 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 		return nil, err
 	}
 	return mesh, nil
+}
+
+// clone2 copies texture coordinates into the scene's memory.
+func (b *builder) clone2(uv [][2]float32) [][2]float32 {
+	out := b.mem.vec2.Take(len(uv))
+	copy(out, uv)
+	return out
 }
 
 // triangles reads the face groups of a geoset, keeping triangle lists (PTYP 4).
@@ -401,7 +448,7 @@ func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
 	if len(types) != len(counts) {
 		return nil, b.fail("geoset %d: %d face types but %d face counts", gi, len(types), len(counts))
 	}
-	idx := make([]uint32, 0, len(g.Faces)-len(g.Faces)%3)
+	idx := b.mem.indices.Take(len(g.Faces) - len(g.Faces)%3)[:0]
 	off := 0
 	for k, ty := range types {
 		c := int(counts[k])
@@ -483,8 +530,8 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	mesh.Joints = make([][][4]uint16, sets)
 	mesh.Weights = make([][][4]float32, sets)
 	for s := range sets {
-		mesh.Joints[s] = make([][4]uint16, nv)
-		mesh.Weights[s] = make([][4]float32, nv)
+		mesh.Joints[s] = b.mem.joints.Take(nv)
+		mesh.Weights[s] = b.mem.weights.Take(nv)
 	}
 	// Each group's influences are the same for all its vertices: build them once per set, in
 	// tables indexed by the (8-bit) group number, then copy.
