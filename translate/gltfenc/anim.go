@@ -14,8 +14,8 @@ import (
 // input accessor.
 func (e *encoder) animations() {
 	s := e.s
-	// The samplers and channels of all animations are carved from one block each; their
-	// pointer lists from one more each.
+	// The samplers and channels of all animations are carved from one block each of the
+	// encoder's docMem; their pointer lists from one more each.
 	total := 0
 	for ai := range s.Animations {
 		total += len(s.Animations[ai].Channels)
@@ -23,14 +23,15 @@ func (e *encoder) animations() {
 	if total == 0 {
 		return
 	}
-	samplers := make([]gltf.AnimationSampler, total)
-	channels := make([]gltf.AnimationChannel, total)
-	samplerPtrs := make([]*gltf.AnimationSampler, total)
-	channelPtrs := make([]*gltf.AnimationChannel, total)
+	m := e.mem
+	samplers := block(&m.samplers, total)
+	channels := block(&m.channels, total)
+	samplerPtrs := block(&m.samplerPtrs, total)
+	channelPtrs := block(&m.channelPtrs, total)
 	used := 0
 	// seen[3·node + path] is the number (from 1) of the last animation that has a channel on
 	// that target: glTF forbids two channels on one target within an animation.
-	seen := make([]int32, 3*len(s.Nodes))
+	seen := block(&m.seen, 3*len(s.Nodes))
 	start := -1
 	for ai := range s.Animations {
 		a := &s.Animations[ai]
@@ -41,11 +42,14 @@ func (e *encoder) animations() {
 			start = len(e.bin.b)
 			// The view is added after all key data is written; its index is reserved now so that
 			// accessors can refer to it.
-			e.doc.BufferViews = append(e.doc.BufferViews, &gltf.BufferView{})
+			e.doc.BufferViews = append(e.doc.BufferViews, e.views.new())
 			e.animView = len(e.doc.BufferViews) - 1
-			e.times = make(map[string]int, total/2)
+			if m.times == nil {
+				m.times = make(map[string]int, total/2)
+			}
+			e.times = m.times
 		}
-		out := &gltf.Animation{Name: a.Name, Extras: animationExtras(a)}
+		out := &gltf.Animation{Name: a.Name, Extras: animationExtras(a, m.extras(len(a.Extras)+4))}
 		n := len(a.Channels)
 		out.Samplers = samplerPtrs[used : used : used+n]
 		out.Channels = channelPtrs[used : used : used+n]
@@ -64,11 +68,11 @@ func (e *encoder) animations() {
 			outAcc := e.keyValues(start, c)
 			sm, ch := &samplers[used], &channels[used]
 			used++
-			*sm = gltf.AnimationSampler{Input: in, Output: outAcc, Interpolation: interpolation(c.Interp)}
-			*ch = gltf.AnimationChannel{
-				Sampler: len(out.Samplers),
-				Target:  gltf.AnimationChannelTarget{Node: e.index(c.Node), Path: gltf.TRSProperty(c.Path)},
-			}
+			// The blocks are zeroed: setting the fields one by one rather than assigning whole
+			// structs leaves their pointer fields alone, without GC write barriers.
+			sm.Input, sm.Output, sm.Interpolation = in, outAcc, interpolation(c.Interp)
+			ch.Sampler = len(out.Samplers)
+			ch.Target.Node, ch.Target.Path = e.index(c.Node), gltf.TRSProperty(c.Path)
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)
 		}
@@ -132,14 +136,20 @@ func interpolation(i scene.Interp) gltf.Interpolation {
 // written before.
 func (e *encoder) keyTimes(start int, times []float32) int {
 	// The map key is the times' raw bytes, viewed in place rather than copied: the scene does
-	// not change while it is encoded, and the map does not outlive the encoding.
+	// not change while it is encoded, and the map is cleared (by docMem's reset) or dropped
+	// once the document is written.
 	raw := unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(times))), len(times)*4)
 	if acc, ok := e.times[raw]; ok {
 		return acc
 	}
 	off := len(e.bin.b) - start
 	e.bin.f32s(times)
-	lo, hi := e.bounds(times, 1)
+	// scene.Validate makes key times strictly increasing, so their bounds are the first and
+	// the last: no scan. (For a scene that did not pass it the bounds may be wrong, as the
+	// times already make the glTF invalid.)
+	both := e.f64s.take(2)
+	both[0], both[1] = e.r32(times[0]), e.r32(times[len(times)-1])
+	lo, hi := both[:1:1], both[1:]
 	acc, a := e.newAccessor()
 	a.BufferView, a.ByteOffset = e.index(e.animView), off
 	a.ComponentType, a.Type, a.Count = gltf.ComponentFloat, gltf.AccessorScalar, len(times)
@@ -187,9 +197,8 @@ func (e *encoder) keyValues(start int, c *scene.Channel) int {
 	return acc
 }
 
-// animationExtras carries the scene animation's own extras plus its timing.
-func animationExtras(a *scene.Animation) map[string]any {
-	x := make(map[string]any, len(a.Extras)+4)
+// animationExtras carries the scene animation's own extras plus its timing, in x (empty).
+func animationExtras(a *scene.Animation, x map[string]any) map[string]any {
 	for k, v := range a.Extras {
 		x[k] = v
 	}

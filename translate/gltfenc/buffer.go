@@ -117,14 +117,14 @@ func (e *encoder) r32(f float32) float64 {
 	if f == 0 {
 		return 0
 	}
-	if v, ok := e.r32s[f]; ok {
+	if v, ok := e.mem.r32s[f]; ok {
 		return v
 	}
-	if e.r32s == nil {
-		e.r32s = make(map[float32]float64)
+	if e.mem.r32s == nil {
+		e.mem.r32s = make(map[float32]float64)
 	}
 	v := r32(f)
-	e.r32s[f] = v
+	e.mem.r32s[f] = v
 	return v
 }
 
@@ -138,25 +138,6 @@ func minMax(flat []float32, width int) (mn, mx [16]float32, ok bool) {
 	}
 	copy(mn[:width], flat[:width])
 	copy(mx[:width], flat[:width])
-	if width == 1 {
-		// Key times, mostly: plain comparisons, whose branches a sorted list makes predictable.
-		// They differ from min and max only on NaN (then the builtins below decide) and on the
-		// sign of a zero bound, which r32 drops.
-		lo, hi, nan := mn[0], mx[0], false
-		for _, v := range flat {
-			if v < lo {
-				lo = v
-			}
-			if v > hi {
-				hi = v
-			}
-			nan = nan || v != v
-		}
-		if !nan {
-			mn[0], mx[0] = lo, hi
-			return mn, mx, true
-		}
-	}
 	// The common widths keep their running bounds in locals, which the compiler holds in
 	// registers; min and max keep the builtins' rules (a NaN wins, -0 is below 0).
 	switch width {

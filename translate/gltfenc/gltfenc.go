@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/qmuntal/gltf"
@@ -57,15 +58,19 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 		return nil, errors.New("gltfenc: nil scene")
 	}
 	// The buffer is scratch memory: write copies it into the output (as base64 text or into the
-	// .glb), so it goes back to the pool once written.
+	// .glb), so it goes back to the pool once written. So does the document's memory, which
+	// the output shares nothing with either. After a panic both are left to the collector.
 	bin := getScratch(&binPool, plannedSize(s, opt))
-	e := newEncoder(s, opt, bin)
+	mem := getDocMem()
+	e := newEncoder(s, opt, bin, mem)
 	if err := e.build(); err != nil {
 		putScratch(&binPool, e.bin.b, maxPooledBin)
+		mem.release()
 		return nil, err
 	}
 	out, err = write(e.doc, opt)
 	putScratch(&binPool, e.bin.b, maxPooledBin)
+	mem.release()
 	return out, err
 }
 
@@ -73,7 +78,8 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 // (no URI). opt.Binary selects how images will be referenced once textures are decoded.
 // The document and its buffer belong to the caller.
 func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
-	e := newEncoder(s, opt, make([]byte, 0, plannedSize(s, opt)))
+	// A fresh docMem, never released: the document's objects are carved from it.
+	e := newEncoder(s, opt, make([]byte, 0, plannedSize(s, opt)), new(docMem))
 	if err := e.build(); err != nil {
 		return nil, err
 	}
@@ -81,9 +87,10 @@ func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
 }
 
 // newEncoder starts the document for s, writing binary data into bin (empty, with the capacity
-// plannedSize asks for, its contents irrelevant: every byte is written before it is read).
-func newEncoder(s *scene.Scene, opt Options, bin []byte) *encoder {
-	e := &encoder{s: s, opt: opt, doc: &gltf.Document{
+// plannedSize asks for, its contents irrelevant: every byte is written before it is read) and
+// carving the document's small objects from mem.
+func newEncoder(s *scene.Scene, opt Options, bin []byte, mem *docMem) *encoder {
+	e := &encoder{s: s, opt: opt, mem: mem, doc: &gltf.Document{
 		Asset: gltf.Asset{
 			Version:   "2.0",
 			Generator: Generator,
@@ -103,10 +110,14 @@ func newEncoder(s *scene.Scene, opt Options, bin []byte) *encoder {
 		m := &s.Meshes[i]
 		accs += 4 + len(m.UVs) + 2*len(m.Joints)
 	}
-	e.accs = newSlab[gltf.Accessor](accs)
-	e.doc.Accessors = make([]*gltf.Accessor, 0, accs)
-	e.ints = newSlab[int](accs + channels + 4*len(s.Meshes) + 2*len(s.Skins) + 8)
-	e.f64s = newSlab[float64](channels + 6*len(s.Meshes))
+	e.accs = slabOf(block(&mem.accs, accs))
+	e.doc.Accessors = block(&mem.accPtrs, accs)[:0]
+	e.ints = slabOf(block(&mem.ints, accs+channels+4*len(s.Meshes)+2*len(s.Skins)+8))
+	e.f64s = slabOf(block(&mem.f64s, channels+6*len(s.Meshes)))
+	// Buffer views: one per vertex attribute and index list, one per embedded image, two shared.
+	views := accs - channels - channels/2 + len(s.Textures) + 2
+	e.views = slabOf(block(&mem.views, views))
+	e.doc.BufferViews = block(&mem.viewPtrs, views)[:0]
 	return e
 }
 
@@ -194,6 +205,7 @@ type encoder struct {
 	opt Options
 	doc *gltf.Document
 	bin binWriter
+	mem *docMem // where the document's small objects come from
 
 	animView  int            // bufferView shared by animation keys, -1 until created
 	ibmView   int            // bufferView shared by inverse bind matrices, -1 until created
@@ -202,10 +214,10 @@ type encoder struct {
 	textures  map[int]int    // scene texture → glTF texture, for those written
 
 	// Slabs for the document's many small objects, sized for the scene by newEncoder.
-	accs slab[gltf.Accessor]
-	ints slab[int]           // index pointers (gltf.Index)
-	f64s slab[float64]       // accessor bounds
-	r32s map[float32]float64 // r32's results for bounds
+	accs  slab[gltf.Accessor]
+	ints  slab[int]     // index pointers (gltf.Index)
+	f64s  slab[float64] // accessor bounds
+	views slab[gltf.BufferView]
 }
 
 func (e *encoder) build() error {
@@ -284,22 +296,17 @@ func plannedSize(s *scene.Scene, opt Options) int {
 
 // view adds a bufferView over the bytes written since start and pads the buffer to 4 bytes.
 func (e *encoder) view(start int, target gltf.Target, stride int) int {
-	e.doc.BufferViews = append(e.doc.BufferViews, &gltf.BufferView{
-		Buffer:     0,
-		ByteOffset: start,
-		ByteLength: len(e.bin.b) - start,
-		ByteStride: stride,
-		Target:     target,
-	})
+	i := e.viewAt(start, len(e.bin.b)-start, target, stride)
 	e.bin.pad()
-	return len(e.doc.BufferViews) - 1
+	return i
 }
 
-// viewAt adds a bufferView over n bytes at start, already written and 4-byte aligned.
+// viewAt adds a bufferView (carved from the encoder's slab) over n bytes at start, already
+// written and 4-byte aligned.
 func (e *encoder) viewAt(start, n int, target gltf.Target, stride int) int {
-	e.doc.BufferViews = append(e.doc.BufferViews, &gltf.BufferView{
-		ByteOffset: start, ByteLength: n, ByteStride: stride, Target: target,
-	})
+	v := e.views.new()
+	*v = gltf.BufferView{ByteOffset: start, ByteLength: n, ByteStride: stride, Target: target}
+	e.doc.BufferViews = append(e.doc.BufferViews, v)
 	return len(e.doc.BufferViews) - 1
 }
 
@@ -383,11 +390,14 @@ func (e *encoder) nodes() error {
 		e.skeletons[i] = skeleton(sk, parent)
 	}
 
-	// The nodes are carved from one block, and their children lists from one more: each
-	// parent's slot is counted first, then filled in node order.
-	block := make([]gltf.Node, n+len(s.Meshes)+1)
-	nodes := make([]*gltf.Node, n+len(s.Meshes), n+len(s.Meshes)+1)
-	at := make([]int, n+1) // at[p]: where parent p's children start, then end; at[n]: roots
+	// The nodes are carved from one block of the encoder's docMem, and their children lists from
+	// one more: each parent's slot is counted first, then filled in node order.
+	total := n + len(s.Meshes) + 1 // with the synthetic root
+	nb := block(&e.mem.nodes, total)
+	nodes := block(&e.mem.nodePtrs, total)[:total-1]
+	// One block of ints: at, the children lists, the scene's roots.
+	ints := block(&e.mem.nodeInts, (n+1)+n+total)
+	at := ints[: n+1 : n+1] // at[p]: where parent p's children start, then end; at[n]: roots
 	for _, nd := range s.Nodes {
 		at[parentSlot(nd.Parent, n)]++
 	}
@@ -396,15 +406,15 @@ func (e *encoder) nodes() error {
 		at[p] = sum
 		sum += c
 	}
-	children := make([]int, n)
+	children := ints[n+1 : 2*n+1 : 2*n+1]
 	for i, nd := range s.Nodes {
 		p := parentSlot(nd.Parent, n)
 		children[at[p]] = i
 		at[p]++
 	}
 	for i := range s.Nodes {
-		nodes[i] = &block[i]
-		node(nodes[i], &s.Nodes[i])
+		nodes[i] = &nb[i]
+		node(nodes[i], &s.Nodes[i], e.mem.extras(len(s.Nodes[i].Extras)+1))
 		if start := childStart(at, i); start < at[i] {
 			nodes[i].Children = children[start:at[i]:at[i]]
 		}
@@ -414,16 +424,18 @@ func (e *encoder) nodes() error {
 		roots = children[start:at[n]:at[n]]
 	}
 	if synthetic >= 0 {
-		sr := &block[n+len(s.Meshes)]
+		sr := &nb[n+len(s.Meshes)]
 		*sr = gltf.Node{Name: SyntheticRootName, Children: roots, Extras: map[string]any{"kind": "synthetic_root"}}
 		nodes = append(nodes, sr)
 		roots = []int{synthetic}
 	}
-	roots = append(make([]int, 0, len(roots)+len(s.Meshes)), roots...)
+	roots = append(ints[2*n+1:2*n+1], roots...)
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
-		mn := &block[n+i]
-		*mn = gltf.Node{Name: m.Name, Mesh: e.index(i), Extras: map[string]any{"kind": "mesh"}}
+		mn := &nb[n+i]
+		x := e.mem.extras(1)
+		x["kind"] = "mesh"
+		*mn = gltf.Node{Name: m.Name, Mesh: e.index(i), Extras: x}
 		if m.Skin >= 0 {
 			mn.Skin = e.index(m.Skin)
 		}
@@ -515,8 +527,9 @@ func childStart(at []int, p int) int {
 	return at[p-1]
 }
 
-// node converts one scene node into n (zero), leaving out identity transforms.
-func node(n *gltf.Node, nd *scene.Node) {
+// node converts one scene node into n (zero), leaving out identity transforms; x is an empty
+// map for its extras.
+func node(n *gltf.Node, nd *scene.Node, x map[string]any) {
 	n.Name = nd.Name
 	if nd.Translation != [3]float32{} {
 		n.Translation = [3]float64{r32(nd.Translation[0]), r32(nd.Translation[1]), r32(nd.Translation[2])}
@@ -529,7 +542,6 @@ func node(n *gltf.Node, nd *scene.Node) {
 	if nd.Scale != [3]float32{1, 1, 1} {
 		n.Scale = [3]float64{r32(nd.Scale[0]), r32(nd.Scale[1]), r32(nd.Scale[2])}
 	}
-	x := make(map[string]any, len(nd.Extras)+1)
 	for k, v := range nd.Extras {
 		x[k] = v
 	}
@@ -805,7 +817,7 @@ func (e *encoder) mesh(i int) error {
 		}
 		start = len(e.bin.b)
 		e.bin.f32s(flat2(set))
-		attrs[fmt.Sprintf("TEXCOORD_%d", u)] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec2, nv, nil, nil)
+		attrs[attrName(&texcoordNames, "TEXCOORD_", u)] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec2, nv, nil, nil)
 	}
 	if len(m.Colors) > 0 {
 		if len(m.Colors) != nv {
@@ -892,11 +904,28 @@ func (e *encoder) influences(i int, attrs gltf.PrimitiveAttributes) error {
 	writeInfluences(jdst, wdst, m.Joints, m.Weights, small)
 	for set := 0; set < sets; set++ {
 		jv := e.viewAt(jat[set], nv*jsize, gltf.TargetArrayBuffer, jsize)
-		attrs[fmt.Sprintf("JOINTS_%d", set)] = e.accessor(gltf.Accessor{BufferView: e.index(jv), ComponentType: ct, Type: gltf.AccessorVec4, Count: nv})
+		attrs[attrName(&jointsNames, "JOINTS_", set)] = e.accessor(gltf.Accessor{BufferView: e.index(jv), ComponentType: ct, Type: gltf.AccessorVec4, Count: nv})
 		wv := e.viewAt(wat[set], nv*16, gltf.TargetArrayBuffer, 16)
-		attrs[fmt.Sprintf("WEIGHTS_%d", set)] = e.accessor(gltf.Accessor{BufferView: e.index(wv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec4, Count: nv})
+		attrs[attrName(&weightsNames, "WEIGHTS_", set)] = e.accessor(gltf.Accessor{BufferView: e.index(wv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec4, Count: nv})
 	}
 	return nil
+}
+
+// The names of the first vertex attribute sets of each kind, which meshes nearly always stay
+// within: naming those allocates nothing.
+var (
+	texcoordNames = [...]string{"TEXCOORD_0", "TEXCOORD_1", "TEXCOORD_2", "TEXCOORD_3"}
+	jointsNames   = [...]string{"JOINTS_0", "JOINTS_1", "JOINTS_2", "JOINTS_3"}
+	weightsNames  = [...]string{"WEIGHTS_0", "WEIGHTS_1", "WEIGHTS_2", "WEIGHTS_3"}
+)
+
+// attrName returns the name of vertex attribute set i of the kind whose first names are names
+// and whose prefix is prefix ("TEXCOORD_").
+func attrName(names *[4]string, prefix string, i int) string {
+	if i < len(names) {
+		return names[i]
+	}
+	return prefix + strconv.Itoa(i)
 }
 
 // maxIndex returns the largest of ix, 0 for none. Four running maxima let the comparisons of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"github.com/modelfs/modelfs/internal/golden"
 	"image"
 	"image/png"
@@ -504,5 +505,19 @@ func TestSplicedMatchesPlain(t *testing.T) {
 	doc := decode(t, encode(t, s, false))
 	if x := doc.Nodes[0].Extras.(map[string]any); x["uri"] != dataURIPrefix || len(doc.Buffers[0].Data) == 0 {
 		t.Errorf("mimicking extras: %v, %d buffer bytes", x, len(doc.Buffers[0].Data))
+	}
+}
+
+// TestAttrName checks the attribute names taken from the tables against the general form.
+func TestAttrName(t *testing.T) {
+	for _, k := range []struct {
+		names  *[4]string
+		prefix string
+	}{{&texcoordNames, "TEXCOORD_"}, {&jointsNames, "JOINTS_"}, {&weightsNames, "WEIGHTS_"}} {
+		for i := range 7 {
+			if got, want := attrName(k.names, k.prefix, i), fmt.Sprintf("%s%d", k.prefix, i); got != want {
+				t.Errorf("attrName(%s, %d) = %q, want %q", k.prefix, i, got, want)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -172,6 +173,18 @@ type jsonWriter struct {
 	// std encodes the extras and extensions values that anyValue leaves to encoding/json;
 	// created on first use.
 	std *stdJSON
+	// memo holds the text of recently written numbers, by a hash of their bits: many repeat
+	// (the ends of key times are the clips' durations), and the shortest decimal of a number
+	// takes strconv about a hundred nanoseconds to find.
+	memo [64]floatText
+}
+
+// floatText is the JSON text of a number: f's bits and whether it was written as a float32.
+type floatText struct {
+	bits uint64
+	is32 bool
+	n    uint8 // length of the text; 0 for an empty entry
+	text [30]byte
 }
 
 // stdJSON runs encoding/json's Encoder into a byte slice.
@@ -363,9 +376,12 @@ func appendInt(b []byte, v int) []byte {
 	if v < 10 {
 		return append(b, byte('0'+v))
 	}
-	n := 2
-	for x := v / 100; x > 0; x /= 10 {
-		n++
+	// The digit count without a loop of divisions: t = ⌊bits.Len·1233/4096⌋ (1233/4096 is just
+	// above log10(2)) is the digit count less one, or the digit count itself when v < 10^t.
+	t := bits.Len64(uint64(v)) * 1233 >> 12
+	n := t + 1
+	if v < pow10[t] {
+		n--
 	}
 	l := len(b)
 	if cap(b)-l < n {
@@ -389,6 +405,9 @@ func appendInt(b []byte, v int) []byte {
 	return b
 }
 
+// pow10 holds the powers of ten appendInt compares with.
+var pow10 = [...]int{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
 // digitPairs holds the two digits of 00 to 99, in order.
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
@@ -406,19 +425,46 @@ func (w *jsonWriter) ints(b []byte, v []int) []byte {
 	return append(b, ']')
 }
 
-func (w *jsonWriter) float(b []byte, f float64) []byte {
-	var ok bool
-	if b, ok = appendJSONFloat(b, f, 64); !ok {
-		w.err = errUnencodable
+// uint32s writes v as an array of numbers.
+func (w *jsonWriter) uint32s(b []byte, v []uint32) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		b = w.comma(b, i)
+		if x < 1e8 {
+			b = appendInt(b, int(x))
+		} else {
+			b = strconv.AppendUint(b, uint64(x), 10)
+		}
 	}
-	return b
+	return append(b, ']')
+}
+
+func (w *jsonWriter) float(b []byte, f float64) []byte {
+	return w.memoFloat(b, f, 64)
 }
 
 // float32 writes f as encoding/json writes a float32.
 func (w *jsonWriter) float32(b []byte, f float32) []byte {
-	var ok bool
-	if b, ok = appendJSONFloat(b, float64(f), 32); !ok {
+	return w.memoFloat(b, float64(f), 32)
+}
+
+// memoFloat writes f as appendJSONFloat does with bits = size, taking the text from w.memo when f was written
+// recently and remembering it otherwise.
+func (w *jsonWriter) memoFloat(b []byte, f float64, size int) []byte {
+	key, is32 := math.Float64bits(f), size == 32
+	m := &w.memo[(key*0x9e3779b97f4a7c15)>>58] // Fibonacci hashing: the top 6 bits of the product
+	if m.n > 0 && m.bits == key && m.is32 == is32 {
+		return append(b, m.text[:m.n]...)
+	}
+	n := len(b)
+	b, ok := appendJSONFloat(b, f, size)
+	if !ok {
 		w.err = errUnencodable
+		return b
+	}
+	if t := b[n:]; len(t) <= len(m.text) {
+		m.bits, m.is32, m.n = key, is32, uint8(len(t))
+		copy(m.text[:], t)
 	}
 	return b
 }
@@ -530,6 +576,20 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 		} else {
 			b = w.float32s(b, x)
 		}
+	case []uint32:
+		if x == nil {
+			b = append(b, "null"...)
+			break
+		}
+		b = w.uint32s(b, x)
+	case [2]uint32:
+		// WoW animations' replay range and time window: encoding/json would take a
+		// microsecond of reflection for each.
+		b = w.uint32s(b, x[:])
+	case [3]float64:
+		b = w.floats(b, x[:])
+	case [4]float64:
+		b = w.floats(b, x[:])
 	case [2]float32:
 		b = w.float32s(b, x[:])
 	case [3]float32:
@@ -605,30 +665,51 @@ func (w *jsonWriter) mapValue(b []byte, m map[string]any, depth int) []byte {
 		return append(b, "null"...)
 	}
 	// The entries are gathered in one pass over the map and sorted by key, so that no value is
-	// looked up again by its key. Extras maps are small: most fit the array on the stack, and
-	// insertion sort beats a general sort on them.
-	var buf [16]mapEntry
-	ents := buf[:0]
-	for k, v := range m {
-		ents = append(ents, mapEntry{k, v})
-	}
-	if len(ents) <= len(buf) {
-		for i := 1; i < len(ents); i++ {
-			for j := i; j > 0 && ents[j].k < ents[j-1].k; j-- {
-				ents[j], ents[j-1] = ents[j-1], ents[j]
-			}
+	// looked up again by its key. Extras maps are small: most fit the array on the stack (a
+	// WoW animation's have 17 entries), where storing them needs no GC write barrier, and an
+	// insertion sort of their positions (bytes, not pointers: no barriers either) beats a
+	// general sort on them.
+	if len(m) > maxStackEntries {
+		ents := make([]mapEntry, 0, len(m))
+		for k, v := range m {
+			ents = append(ents, mapEntry{k, v})
 		}
-	} else {
 		slices.SortFunc(ents, func(a, b mapEntry) int { return strings.Compare(a.k, b.k) })
+		b = append(b, '{')
+		for i := range ents {
+			b = w.member(b, i, ents[i].k, ents[i].v, depth)
+		}
+		return append(b, '}')
+	}
+	var ents [maxStackEntries]mapEntry
+	var order [maxStackEntries]uint8
+	n := 0
+	for k, v := range m {
+		ents[n] = mapEntry{k, v}
+		order[n] = uint8(n)
+		n++
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && ents[order[j]].k < ents[order[j-1]].k; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
 	}
 	b = append(b, '{')
-	for i := range ents {
-		b = w.comma(b, i)
-		b = appendJSONString(b, ents[i].k)
-		b = append(b, ':')
-		b = w.anyValue(b, ents[i].v, depth+1)
+	for i, o := range order[:n] {
+		b = w.member(b, i, ents[o].k, ents[o].v, depth)
 	}
 	return append(b, '}')
+}
+
+// maxStackEntries is the largest map mapValue sorts on the stack.
+const maxStackEntries = 32
+
+// member writes the i-th member of a map at depth: its key and value.
+func (w *jsonWriter) member(b []byte, i int, k string, v any, depth int) []byte {
+	b = w.comma(b, i)
+	b = appendJSONString(b, k)
+	b = append(b, ':')
+	return w.anyValue(b, v, depth+1)
 }
 
 // mapEntry is one key and value of a map mapValue writes.

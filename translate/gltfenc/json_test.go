@@ -136,6 +136,8 @@ func extrasOfEveryType() map[string]any {
 		"ints": []int{1, -2}, "nilInts": []int(nil), "int32s": []int32{3, -4}, "nilInt32s": []int32(nil),
 		"f64s": []float64{0.1, 1e21}, "nilF64s": []float64(nil), "f32s": []float32{0.1, 3e38}, "nilF32s": []float32(nil),
 		"v2": [2]float32{0.5, 1e-9}, "v3": [3]float32{1, 2, 3}, "v4": [4]float32{0, 0, 0, 1},
+		"u32s": []uint32{0, 99999999, 1e8, 1<<32 - 1}, "nilU32s": []uint32(nil), "emptyU32s": []uint32{},
+		"u2": [2]uint32{3333, 1<<32 - 1}, "d3": [3]float64{0.1, math.Copysign(0, -1), 1e21}, "d4": [4]float64{1e-7, 0.5, -2, 12345.678},
 		"anys": []any{1, "x", nil, []any{}, map[string]any{}}, "nilAnys": []any(nil),
 		"map": map[string]any{"z": 1, "a": map[string]any{"<": ">"}}, "nilMap": map[string]any(nil),
 		"extras": scene.Extras{"k": []scene.Extras{{"x": 1}, nil}}, "nilExtras": scene.Extras(nil),

@@ -22,7 +22,7 @@ const (
 	maxPooledJSON = 16 << 20
 )
 
-var binPool, jsonPool, textPool sync.Pool // of *[]byte
+var binPool, jsonPool sync.Pool // of *[]byte
 
 // getScratch returns an empty slice with capacity for at least n bytes, reusing a pooled one
 // when it is big enough.
@@ -139,11 +139,11 @@ func assembleGLTF(js []byte, at int, data []byte) []byte {
 		return bytes.Clone(js)
 	}
 	n := base64.StdEncoding.EncodedLen(len(data))
-	// The text goes into pooled scratch memory first, so that the output is made without
-	// being zeroed (bytes.Join) and written once.
-	text := getScratch(&textPool, n)[:n]
-	encodeBase64(text, data)
-	out := bytes.Join([][]byte{js[:at], text, js[at:]}, nil)
-	putScratch(&textPool, text, maxPooledBin)
+	// The text is encoded straight into the output: zeroing the new memory costs less than
+	// encoding into scratch memory and copying that.
+	out := make([]byte, len(js)+n)
+	copy(out, js[:at])
+	encodeBase64(out[at:at+n], data)
+	copy(out[at+n:], js[at:])
 	return out
 }

@@ -25,7 +25,7 @@ func TestPooledGarbage(t *testing.T) {
 				}
 				planned := plannedSize(s, opt)
 				stale := bytes.Repeat([]byte{0xa5}, planned)
-				e := newEncoder(s, opt, stale[:0])
+				e := newEncoder(s, opt, stale[:0], new(docMem))
 				if err := e.build(); err != nil {
 					t.Fatal(err)
 				}

@@ -2,31 +2,23 @@ package gltfenc
 
 // slab hands out pointers to elements of large blocks, so that the many small objects of a
 // document (accessors, samplers, channels, indices) cost a few allocations rather than one
-// each. Every element is handed out once, zeroed; a block stays alive while any of its elements
-// is referenced, which for a document is as long as the document.
+// each. Every element is handed out once, zeroed. The first block comes from the encoder's
+// docMem (pooled for Encode); later ones, needed only when the first was estimated too small,
+// are allocated and stay alive while any of their elements is referenced.
 type slab[T any] struct {
-	block   []T
-	size    int  // elements in the next block
-	started bool // the first block is made
+	block []T
+	size  int // elements in the next block
 }
 
-// newSlab returns a slab whose first block holds n elements (at least 16), an estimate of all
-// that will be taken: later blocks hold a quarter of that each.
-func newSlab[T any](n int) slab[T] {
-	return slab[T]{size: max(n, 16)}
+// slabOf returns a slab whose first block is first (zeroed), an estimate of all that will be
+// taken: later blocks hold a quarter of that each (at least 16 elements).
+func slabOf[T any](first []T) slab[T] {
+	return slab[T]{block: first, size: max(len(first)/4, 16)}
 }
 
-// refill starts a new block with room for at least n elements: the estimate for the first
-// block, a quarter of it for the others.
+// refill starts a new block with room for at least n elements.
 func (s *slab[T]) refill(n int) {
-	if s.size < 16 {
-		s.size = 64 // a zero slab: no estimate
-	}
 	s.block = make([]T, max(s.size, n))
-	if !s.started {
-		s.started = true
-		s.size = max(s.size/4, 16)
-	}
 }
 
 // new returns a pointer to a fresh zero element.
