@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/internal/scenemem"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -55,7 +56,7 @@ type builder struct {
 	keys     int // output keys so far
 	keyCap   int
 	warnings []string
-	mem      *sceneMem // where the scene's large arrays are carved from
+	mem      *scenemem.Mem // where the scene's large arrays are carved from
 	*meshScratch
 	curves []trackCurve // animation: the curve of each track, reused from sequence to sequence
 }
@@ -85,7 +86,7 @@ func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
 	if m == nil {
 		return nil, &translate.FormatError{Format: Format, File: name, Offset: -1, Msg: "no model"}
 	}
-	b := &builder{m: m, name: name, opt: opt, matOf: map[matKey]int{}, mem: getSceneMem()}
+	b := &builder{m: m, name: name, opt: opt, matOf: map[matKey]int{}, mem: scenemem.Get()}
 	b.meshScratch = meshScratchPool.Get().(*meshScratch)
 	defer func() {
 		sc := b.meshScratch
@@ -99,14 +100,13 @@ func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
 	}
 	for _, step := range []func() error{b.nodes, b.skin, b.textures, b.meshes, b.animations} {
 		if err := step(); err != nil {
-			putSceneMem(b.mem) // the scene is dropped
+			b.mem.Put() // the scene is dropped
 			return nil, err
 		}
 	}
 	b.extras()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)
-	mem := b.mem
-	b.s.OnRelease(func() { putSceneMem(mem) })
+	b.mem.Attach(b.s)
 	return b.s, nil
 }
 
@@ -480,7 +480,7 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	tri := v.Indices[is : is+ic]
 	// The triangles index the view's vertex list; a submesh normally uses its own range of it.
 	local := slices.Grow(b.local[:0], vc) // mesh vertex → view vertex
-	indices := b.mem.indices.Take(len(tri))
+	indices := b.mem.Indices.Take(len(tri))
 	lo, hi := math.MaxInt, -1
 	for _, ix := range tri {
 		lo, hi = min(lo, int(ix)), max(hi, int(ix))
@@ -555,7 +555,7 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	mat := b.material(us[0], &v.Units[us[0]])
 	mesh := &scene.Mesh{
 		Name: "Submesh" + strconv.Itoa(si) + "_Geoset" + strconv.Itoa(int(sm.ID)), Indices: indices, Material: mat, Skin: -1,
-		Positions: b.mem.vec3.Take(nv), Normals: b.mem.vec3.Take(nv),
+		Positions: b.mem.Vec3.Take(nv), Normals: b.mem.Vec3.Take(nv),
 		Extras: scene.Extras{"submesh": si, "geoset": sm.ID, "textureUnits": us},
 	}
 	if degenerate > 0 {
@@ -573,16 +573,16 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 		mesh.Extras["overlayMaterials"] = layers
 	}
 	useUV1 := b.s.Materials[mat].TexCoord == 1
-	uv0 := b.mem.vec2.Take(nv)
+	uv0 := b.mem.Vec2.Take(nv)
 	var uv1 [][2]float32
 	if useUV1 {
-		uv1 = b.mem.vec2.Take(nv)
+		uv1 = b.mem.Vec2.Take(nv)
 	}
 	skinned := b.nb > 0
 	var joints [][4]uint16
 	var weights [][4]float32
 	if skinned {
-		joints, weights = b.mem.joints.Take(nv), b.mem.weights.Take(nv)
+		joints, weights = b.mem.Joints.Take(nv), b.mem.Weights.Take(nv)
 	}
 	badBone, noWeight, badNormal := 0, 0, 0
 	// Neighbouring vertices mostly have the same bones and weights: the last influences are
@@ -825,8 +825,8 @@ func (b *builder) animations() error {
 			break
 		}
 	}
-	b.mem.times.Reserve(nt)
-	b.mem.values.Reserve(nv)
+	b.mem.Times.Reserve(nt)
+	b.mem.Values.Reserve(nv)
 	for si := range m.Sequences {
 		if err := b.animation(si, names[si], tracks); err != nil {
 			return err
@@ -942,8 +942,8 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 		curves = append(curves, c)
 	}
 	b.curves = curves
-	b.mem.times.Reserve(nt)
-	b.mem.values.Reserve(nv)
+	b.mem.Times.Reserve(nt)
+	b.mem.Values.Reserve(nv)
 	for ti := range tracks {
 		bt := &tracks[ti]
 		var res anim.Result
@@ -1191,7 +1191,7 @@ func (b *builder) layoutKeys(ck *curveKeys, s, e uint32, bt *boneTrack) scene.Ch
 	n := len(ck.times)
 	// A channel has at most the keys plus one at each edge: its arrays are carved once, at that
 	// size, and filled in place.
-	kw := keyWriter{times: b.mem.times.Take(n + 2), vals: b.mem.values.Take((n + 2) * w), w: w, linear: ck.linear}
+	kw := keyWriter{times: b.mem.Times.Take(n + 2), vals: b.mem.Values.Take((n + 2) * w), w: w, linear: ck.linear}
 	kw.rot = bt.path == scene.PathRotation
 	ch := scene.Channel{Interp: scene.Step}
 	if ck.linear {

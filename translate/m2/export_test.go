@@ -1,10 +1,6 @@
 package m2
 
-import (
-	"math"
-
-	"github.com/modelfs/modelfs/translate/internal/arena"
-)
+import "math"
 
 // RawRotations reads the model like Read, returning every compressed rotation key of its bones
 // as stored (four int16s), for tests of the decoding.
@@ -54,39 +50,4 @@ func PoisonKeyMem(elems int) {
 		vs[i] = Vertex{Pos: [3]float32{nan, nan, nan}, Weights: [4]uint8{9, 9, 9, 9}, Bones: [4]uint8{200, 200, 200, 200}}
 	}
 	putKeyMem(km)
-}
-
-// PoisonSceneMem puts into the pool scene memory whose every block is filled with garbage, as
-// the memory of a released scene would be, so that tests can check that Build writes every
-// element it takes.
-func PoisonSceneMem(elems int) {
-	sm := &sceneMem{}
-	nan := float32(math.NaN())
-	for _, a := range []*arena.Arena[float32]{&sm.times, &sm.values} {
-		v := a.Take(4 * elems)
-		for i := range v {
-			v[i] = nan
-		}
-	}
-	v3 := sm.vec3.Take(2 * elems)
-	for i := range v3 {
-		v3[i] = [3]float32{nan, nan, nan}
-	}
-	uv := sm.vec2.Take(2 * elems)
-	for i := range uv {
-		uv[i] = [2]float32{nan, nan}
-	}
-	j := sm.joints.Take(elems)
-	for i := range j {
-		j[i] = [4]uint16{9999, 9999, 9999, 9999}
-	}
-	w := sm.weights.Take(elems)
-	for i := range w {
-		w[i] = [4]float32{nan, nan, nan, nan}
-	}
-	ix := sm.indices.Take(3 * elems)
-	for i := range ix {
-		ix[i] = 0xdeadbeef
-	}
-	putSceneMem(sm)
 }

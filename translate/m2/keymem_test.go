@@ -1,10 +1,11 @@
 package m2_test
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/internal/scenemem"
+	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -33,26 +34,17 @@ func TestReusedKeyMemory(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		if !sameScene(got, want[i]) {
+		if !testscene.Same(got, want[i]) {
 			t.Errorf("%s: decoded into reused memory, the scene differs from a fresh one", f.name)
 		}
 		next := (i + 1) % len(fx)
 		if _, err := m2.DecodeWith(srcs[next], m2.Options{}); err != nil {
 			t.Fatalf("%s: %v", fx[next].name, err)
 		}
-		if !sameScene(got, want[i]) {
+		if !testscene.Same(got, want[i]) {
 			t.Errorf("%s: the scene changed when %s was decoded after it", f.name, fx[next].name)
 		}
 	}
-}
-
-// sameScene compares two scenes, leaving out what Release would do (reflect.DeepEqual finds no
-// two functions equal).
-func sameScene(a, b *scene.Scene) bool {
-	x, y := *a, *b
-	x.OnRelease(nil)
-	y.OnRelease(nil)
-	return reflect.DeepEqual(x, y)
 }
 
 // TestReusedSceneMemory checks Build's reuse of the memory of released scenes: built into
@@ -71,12 +63,12 @@ func TestReusedSceneMemory(t *testing.T) {
 		}
 	}
 	for i, f := range fx {
-		m2.PoisonSceneMem(1 << 16)
+		scenemem.Poison(1 << 16)
 		got, err := m2.DecodeWith(srcs[i], m2.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		if !sameScene(got, want[i]) {
+		if !testscene.Same(got, want[i]) {
 			t.Errorf("%s: built into reused memory, the scene differs from a fresh one", f.name)
 		}
 		got.Release()
@@ -86,7 +78,7 @@ func TestReusedSceneMemory(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", fx[next].name, err)
 		}
-		if !sameScene(kept, want[next]) {
+		if !testscene.Same(kept, want[next]) {
 			t.Errorf("%s: built into the memory %s released, the scene differs from a fresh one", fx[next].name, f.name)
 		}
 		for _, src := range []translate.Source{srcs[i], srcs[next]} {
@@ -96,7 +88,7 @@ func TestReusedSceneMemory(t *testing.T) {
 			}
 			s.Release()
 		}
-		if !sameScene(kept, want[next]) {
+		if !testscene.Same(kept, want[next]) {
 			t.Errorf("%s: a scene not released changed while others were built and released", fx[next].name)
 		}
 	}

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
-	"github.com/modelfs/modelfs/translate/internal/arena"
+	"github.com/modelfs/modelfs/translate/internal/scenemem"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -39,39 +38,7 @@ type builder struct {
 	pivots   [][3]float32  // converted pivot per node
 	tracks   []nodeTrack   // every node transform track, converted
 	warnings []string
-	mem      *sceneMem // where the meshes' arrays are carved from
-}
-
-// sceneMem is the memory Build carves the meshes' arrays from. It is handed back through the
-// scene's Release (scene.Scene.OnRelease), once the scene's outputs are made, and reused by
-// the next Build, so that a translation allocates (and zeroes, and has the collector count)
-// little beyond its output. Its arenas hand out stale memory: Build writes every element it
-// takes.
-type sceneMem struct {
-	vec3    arena.Arena[[3]float32] // positions and normals
-	vec2    arena.Arena[[2]float32] // texture coordinates
-	joints  arena.Arena[[4]uint16]
-	weights arena.Arena[[4]float32]
-	indices arena.Arena[uint32]
-}
-
-// sceneMemPool recycles the memory of released scenes.
-var sceneMemPool = sync.Pool{New: func() any { return new(sceneMem) }}
-
-// maxPooledScene is the most scene memory kept for reuse, so that one huge model does not pin
-// its arrays for the life of the process.
-const maxPooledScene = 64 << 20
-
-// putSceneMem returns sm to the pool. Nothing carved from it may be used afterwards.
-func putSceneMem(sm *sceneMem) {
-	sm.vec3.Reset()
-	sm.vec2.Reset()
-	sm.joints.Reset()
-	sm.weights.Reset()
-	sm.indices.Reset()
-	if sm.vec3.Bytes()+sm.vec2.Bytes()+sm.joints.Bytes()+sm.weights.Bytes()+sm.indices.Bytes() <= maxPooledScene {
-		sceneMemPool.Put(sm)
-	}
+	mem      *scenemem.Mem // where the meshes' arrays are carved from
 }
 
 // object is one node of the hierarchy, whatever its block.
@@ -97,7 +64,7 @@ func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) 
 	if m == nil {
 		return nil, &translate.FormatError{Format: format, File: src.Name, Offset: -1, Msg: "no model"}
 	}
-	b := &builder{m: m, src: src, format: format, byID: map[int32]int{}, mem: sceneMemPool.Get().(*sceneMem)}
+	b := &builder{m: m, src: src, format: format, byID: map[int32]int{}, mem: scenemem.Get()}
 	b.s = &scene.Scene{
 		Source: scene.Source{
 			Path: src.Name, Format: format, Version: int(m.Version), Name: m.Name,
@@ -108,14 +75,13 @@ func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) 
 	steps := []func() error{b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			putSceneMem(b.mem) // the scene is dropped
+			b.mem.Put() // the scene is dropped
 			return nil, err
 		}
 	}
 	b.modelExtras()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)
-	mem := b.mem
-	b.s.OnRelease(func() { putSceneMem(mem) })
+	b.mem.Attach(b.s)
 	return b.s, nil
 }
 
@@ -374,13 +340,13 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 		return nil, nil
 	}
 	mesh.Indices = idx
-	mesh.Positions = b.mem.vec3.Take(nv)
+	mesh.Positions = b.mem.Vec3.Take(nv)
 	for v, p := range g.Vertices {
 		mesh.Positions[v] = convPos(p)
 	}
 	switch {
 	case len(g.Normals) == nv:
-		mesh.Normals = b.mem.vec3.Take(nv)
+		mesh.Normals = b.mem.Vec3.Take(nv)
 		bad := 0
 		for v, n := range g.Normals {
 			c := convPos(n)
@@ -415,7 +381,7 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 				if len(mesh.UVs) > 0 {
 					mesh.UVs = append(mesh.UVs, b.clone2(mesh.UVs[0]))
 				} else {
-					z := b.mem.vec2.Take(nv)
+					z := b.mem.Vec2.Take(nv)
 					clear(z)
 					mesh.UVs = append(mesh.UVs, z)
 				}
@@ -432,7 +398,7 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 
 // clone2 copies texture coordinates into the scene's memory.
 func (b *builder) clone2(uv [][2]float32) [][2]float32 {
-	out := b.mem.vec2.Take(len(uv))
+	out := b.mem.Vec2.Take(len(uv))
 	copy(out, uv)
 	return out
 }
@@ -448,7 +414,7 @@ func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
 	if len(types) != len(counts) {
 		return nil, b.fail("geoset %d: %d face types but %d face counts", gi, len(types), len(counts))
 	}
-	idx := b.mem.indices.Take(len(g.Faces) - len(g.Faces)%3)[:0]
+	idx := b.mem.Indices.Take(len(g.Faces) - len(g.Faces)%3)[:0]
 	off := 0
 	for k, ty := range types {
 		c := int(counts[k])
@@ -530,8 +496,8 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	mesh.Joints = make([][][4]uint16, sets)
 	mesh.Weights = make([][][4]float32, sets)
 	for s := range sets {
-		mesh.Joints[s] = b.mem.joints.Take(nv)
-		mesh.Weights[s] = b.mem.weights.Take(nv)
+		mesh.Joints[s] = b.mem.Joints.Take(nv)
+		mesh.Weights[s] = b.mem.Weights.Take(nv)
 	}
 	// Each group's influences are the same for all its vertices: build them once per set, in
 	// tables indexed by the (8-bit) group number, then copy.

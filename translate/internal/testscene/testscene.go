@@ -5,6 +5,7 @@ package testscene
 
 import (
 	"math"
+	"reflect"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -267,4 +268,13 @@ func Grid(n int) *scene.Scene {
 		Meshes:    []scene.Mesh{{Name: "Grid", Positions: pos, Normals: nrm, UVs: [][][2]float32{uv}, Indices: idx, Material: 0, Skin: -1}},
 		Materials: []scene.Material{{Name: "Ground", BaseColor: [4]float32{1, 1, 1, 1}, Texture: -1, AlphaMode: scene.AlphaOpaque}},
 	}
+}
+
+// Same reports whether two scenes hold the same data, leaving out what their Release would do
+// (reflect.DeepEqual finds no two functions equal).
+func Same(a, b *scene.Scene) bool {
+	x, y := *a, *b
+	x.OnRelease(nil)
+	y.OnRelease(nil)
+	return reflect.DeepEqual(x, y)
 }
