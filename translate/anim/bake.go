@@ -249,3 +249,52 @@ func deviation(g, q quat) (quat, float64) {
 	d := quat{q.x - g.x, q.y - g.y, q.z - g.z, q.w - g.w}
 	return d, max(math.Abs(d.x), math.Abs(d.y), math.Abs(d.z), math.Abs(d.w))
 }
+
+// bakeCubic appends to kl the samples strictly inside (s.a, s.b) that keep the straight line
+// between consecutive samples within BakeTolerance of the cubic segment s (each component).
+//
+// Over an interval of length h, linear interpolation strays from a curve by at most h²·M/8,
+// where M is the largest |f″| there; a cubic's f″ is linear, so over [u, u+h] M is the larger of
+// |f″(u)| and |f″(u+h)| (per component). Each step takes the longest h that f″ at u allows, then
+// shortens it to what the larger of f″ at u and at u+h allows: that M bounds the shorter step
+// too. The samples are as far apart as the bound permits, and the bound holds on every interval.
+func (s *seg) bakeCubic(kl *keyList, budget *int, capped *bool) {
+	step := func(m float64) float64 {
+		if !(m > 0) {
+			return math.Inf(1) // straight here (a NaN value fails validation later)
+		}
+		return math.Sqrt(8 * BakeTolerance / m)
+	}
+	u, end := s.param(s.a), s.param(s.b)
+	last := s.a
+	mu := s.curvature(u)
+	for {
+		h := step(mu)
+		if u+h >= end {
+			// The last interval: f″ at the segment's end bounds it too.
+			if h = step(max(mu, s.curvature(end))); u+h >= end {
+				return
+			}
+		} else {
+			h = min(h, step(max(mu, s.curvature(u+h))))
+		}
+		x := snap(s.t0 + (u+h)*(s.t1-s.t0))
+		if x >= s.b {
+			return // the rest is within the bound up to the rounding of times
+		}
+		if *budget <= 0 || secs(x) <= secs(last) {
+			*capped = true // the key cap, or float32 time resolution
+			return
+		}
+		*budget--
+		kl.add(key{t: secs(x), v: s.value(x)})
+		last, u = x, s.param(x)
+		mu = s.curvature(u)
+	}
+}
+
+// curvature is the largest |f″| (by the segment parameter) of the cubic segment's components at u.
+func (s *seg) curvature(u float64) float64 {
+	d := hermiteDeriv2(s.p[0], s.p[1], s.p[2], s.p[3], u)
+	return max(math.Abs(d[0]), math.Abs(d[1]), math.Abs(d[2]), math.Abs(d[3]))
+}

@@ -9,11 +9,11 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// BakeTolerance is how far (largest component, quaternions compared up to sign) the slerp
-// between two baked quaternion samples may stray from the true curve.
+// BakeTolerance is how far (largest component; quaternions compared up to sign, vectors in
+// source units) the interpolation between two baked samples may stray from the true curve.
 const BakeTolerance = 5e-5
 
-// MaxBakedKeys caps the number of extra samples Cut adds to one channel when baking quaternion
+// MaxBakedKeys caps the number of extra samples Cut adds to one channel when baking
 // Hermite/Bezier curves; Result.Capped reports when the cap was hit.
 const MaxBakedKeys = 1 << 14
 
@@ -32,7 +32,7 @@ type Result struct {
 	// Channel holds the interpolation, times (s) and values; Node and Path are left for the
 	// caller to fill.
 	Channel scene.Channel
-	// Baked says that quaternion Hermite/Bezier curves were baked to LINEAR samples.
+	// Baked says that Hermite/Bezier curves were baked to LINEAR samples.
 	Baked bool
 	// Capped says that baking stopped at MaxBakedKeys (or at the time resolution) before every
 	// sample interval was within BakeTolerance.
@@ -42,15 +42,16 @@ type Result struct {
 	Repeats int
 }
 
-// OutputInterp returns the glTF interpolation Cut produces for tr.
+// OutputInterp returns the glTF interpolation Cut produces for tr: STEP for DontInterp, LINEAR
+// for everything else. Hermite and Bezier curves are baked into LINEAR samples rather than
+// written as CUBICSPLINE, even for vectors, where glTF could hold them exactly: Blender's glTF
+// importer drops CUBICSPLINE tangents and puts automatic Bezier handles through the keys,
+// which moved a corpus model's bones by up to 10 units (5 % of its height) from the game's pose.
 func (tr *Track) OutputInterp() scene.Interp {
-	switch {
-	case tr.Interp == DontInterp:
+	if tr.Interp == DontInterp {
 		return scene.Step
-	case tr.Interp == Linear || tr.Rotation:
-		return scene.Linear
 	}
-	return scene.CubicSpline
+	return scene.Linear
 }
 
 type segKind uint8
@@ -58,9 +59,9 @@ type segKind uint8
 const (
 	segHold   segKind = iota // p[0] throughout
 	segLinear                // lerp p[0] → p[3]
-	segCubic                 // Hermite p[0], tangents p[1], p[2] (normalised), p[3]
+	segCubic                 // Hermite p[0], tangents p[1], p[2] (normalised), p[3]; baked
 	segSlerp                 // slerp p[0] → p[3]
-	segSquad                 // sqlerp(p[0], p[1], p[2], p[3])
+	segSquad                 // sqlerp(p[0], p[1], p[2], p[3]); baked
 )
 
 // seg is one piece of the curve in clip time (ms). The piece runs over [t0, t1]; only [a, b]
@@ -86,23 +87,6 @@ func (s *seg) value(t float64) val {
 		return sqlerp(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
 	}
 	return s.p[0]
-}
-
-// derivSec is the derivative in units per second (meaningful for hold, linear and cubic).
-func (s *seg) derivSec(t float64) val {
-	var out val
-	switch s.kind {
-	case segLinear:
-		for i := range out {
-			out[i] = (s.p[3][i] - s.p[0][i]) * 1000 / (s.t1 - s.t0)
-		}
-	case segCubic:
-		out = hermiteDeriv(s.p[0], s.p[1], s.p[2], s.p[3], s.param(t))
-		for i := range out {
-			out[i] *= 1000 / (s.t1 - s.t0)
-		}
-	}
-	return out
 }
 
 // windowSegs returns the pieces of the curve in source window sw, placed so that sw.Start lands
@@ -184,10 +168,10 @@ func (tr *Track) segments(w Window) ([]seg, int, error) {
 	return out, repeats, nil
 }
 
-// key is one output key: time in seconds, in-tangent, value and out-tangent (per second).
+// key is one output key: time in seconds and value.
 type key struct {
-	t           float32
-	in, v, outT val
+	t float32
+	v val
 }
 
 // keyList appends keys keeping times strictly increasing: a key at or before the previous
@@ -236,14 +220,13 @@ func Cut(tr *Track, w Window) (Result, error) {
 		return res, badTrack("window [%d, %d] ends before it starts", w.Start, w.End)
 	}
 	interp := tr.OutputInterp()
-	res.Baked = tr.Rotation && tr.cubic()
+	res.Baked = tr.cubic()
 	width := tr.Width
-	var zero val
 	buf := keyPool.Get().(*keyList)
 	defer func() { *buf = (*buf)[:0]; keyPool.Put(buf) }()
 	kl := *buf
 	if w.Duration() == 0 {
-		kl.add(key{t: 0, in: zero, v: tr.sample(w, 0), outT: zero})
+		kl.add(key{t: 0, v: tr.sample(w, 0)})
 		if tr.Global {
 			res.Repeats = 1
 		}
@@ -256,38 +239,42 @@ func Cut(tr *Track, w Window) (Result, error) {
 		kl = slices.Grow(kl, 2*len(segs)+2)
 		budget := MaxBakedKeys
 		started := false
-		var prevV, prevD val
-		// boundary emits the key at clip time t (ms) where the curve arrives with value prevV,
-		// derivative prevD and leaves with v, d; a jump takes a second key one float32 step earlier.
-		boundary := func(t float64, v, d val) {
+		var prev val
+		// boundary emits the key at clip time t (ms) where the curve arrives with value prev and
+		// leaves with v; a jump takes a second key one float32 step earlier.
+		boundary := func(t float64, v val) {
 			ts := secs(t)
 			switch {
 			case !started:
-				kl.add(key{t: ts, in: zero, v: v, outT: d})
+				kl.add(key{t: ts, v: v})
 				started = true
-			case interp == scene.Step || same(v, prevV, width, tr.Rotation):
+			case interp == scene.Step || same(v, prev, width, tr.Rotation):
 				// STEP holds the previous value up to t anyway.
-				kl.add(key{t: ts, in: prevD, v: v, outT: d})
+				kl.add(key{t: ts, v: v})
 			default:
-				kl.add(key{t: math.Nextafter32(ts, float32(math.Inf(-1))), in: prevD, v: prevV, outT: zero})
-				kl.add(key{t: ts, in: zero, v: v, outT: d})
+				kl.add(key{t: math.Nextafter32(ts, float32(math.Inf(-1))), v: prev})
+				kl.add(key{t: ts, v: v})
 			}
 		}
 		for i := range segs {
 			s := &segs[i]
-			if s.kind == segSquad {
+			switch s.kind {
+			case segSquad:
 				// Baking samples the ends anyway (normalised, as emit writes them).
-				prevV = s.bake(func(v val) { boundary(s.a, v, zero) }, &kl, &budget, &res.Capped)
-				prevD = zero
+				prev = s.bake(func(v val) { boundary(s.a, v) }, &kl, &budget, &res.Capped)
 				continue
+			case segCubic:
+				boundary(s.a, s.value(s.a))
+				s.bakeCubic(&kl, &budget, &res.Capped)
+			default:
+				boundary(s.a, s.value(s.a))
 			}
-			boundary(s.a, s.value(s.a), s.derivSec(s.a))
-			prevV, prevD = s.value(s.b), s.derivSec(s.b)
+			prev = s.value(s.b)
 		}
 		// The value at the clip's end is the game's (for a global track whose period divides the
 		// clip, the start of the next period).
 		dur := float64(w.Duration())
-		boundary(dur, tr.sample(w, dur), zero)
+		boundary(dur, tr.sample(w, dur))
 	}
 	res.Channel = emit(kl, interp, width, tr.Rotation)
 	*buf = kl
@@ -307,16 +294,11 @@ func quatDist(a, b val) float64 {
 	return min(dp, dn)
 }
 
-// emit lays the keys out as a glTF channel: quaternions normalised and kept in one hemisphere
-// between consecutive keys, cubic keys as (in-tangent, value, out-tangent).
+// emit lays the keys out as a glTF channel, quaternions normalised and kept in one hemisphere
+// between consecutive keys.
 func emit(kl keyList, interp scene.Interp, width int, rotation bool) scene.Channel {
 	ch := scene.Channel{Interp: interp, Times: make([]float32, len(kl))}
-	per := width
-	if interp == scene.CubicSpline {
-		per *= 3
-	}
-	if rotation && interp != scene.CubicSpline {
-		// One quaternion per key (rotations are never CUBICSPLINE).
+	if rotation {
 		ch.Values = make([]float32, 4*len(kl))
 		var prev quat
 		for k := range kl {
@@ -332,33 +314,12 @@ func emit(kl keyList, interp scene.Interp, width int, rotation bool) scene.Chann
 		}
 		return ch
 	}
-	ch.Values = make([]float32, 0, per*len(kl))
-	var prev val
+	ch.Values = make([]float32, width*len(kl))
 	for k := range kl {
-		ky := &kl[k]
-		ch.Times[k] = ky.t
-		v := ky.v
-		if rotation {
-			v = normalize(v)
-			if k > 0 && dot(prev, v) < 0 {
-				v = neg(v)
-			}
-			prev = v
-		}
-		if interp == scene.CubicSpline {
-			ch.Values = appendF32(ch.Values, ky.in[:width])
-			ch.Values = appendF32(ch.Values, v[:width])
-			ch.Values = appendF32(ch.Values, ky.outT[:width])
-		} else {
-			ch.Values = appendF32(ch.Values, v[:width])
+		ch.Times[k] = kl[k].t
+		for i, f := range kl[k].v[:width] {
+			ch.Values[width*k+i] = float32(f)
 		}
 	}
 	return ch
-}
-
-func appendF32(dst []float32, v []float64) []float32 {
-	for _, f := range v {
-		dst = append(dst, float32(f))
-	}
-	return dst
 }

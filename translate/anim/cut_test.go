@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/gltfsample"
@@ -214,7 +215,7 @@ func TestCutFidelity(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("worst error %.3g; %d baked quaternion keys in total", worst, baked)
+	t.Logf("worst error %.3g; %d baked keys in total", worst, baked)
 }
 
 func TestCutRepeatsAndHolds(t *testing.T) {
@@ -234,7 +235,7 @@ func TestCutRepeatsAndHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := res.Channel
-	if len(ch.Times) != 2 || ch.Times[1] != 1 || ch.Values[3] != 1 || ch.Values[12] != 1 || ch.Values[0] != 0 {
+	if len(ch.Times) != 2 || ch.Times[1] != 1 || !slices.Equal(ch.Values, []float32{1, 2, 3, 1, 2, 3}) {
 		t.Errorf("default hold: %v %v", ch.Times, ch.Values)
 	}
 }
@@ -317,5 +318,32 @@ func TestBakeCapped(t *testing.T) {
 	}
 	if len(res.Channel.Times) > MaxBakedKeys+4 {
 		t.Errorf("%d keys beyond the cap", len(res.Channel.Times))
+	}
+}
+
+// TestBakeCubicLimits: a vector curve too steep for the key cap, or with tangents that are not
+// numbers, ends baking (reported as capped, or left to validation) instead of looping or
+// growing without bound.
+func TestBakeCubicLimits(t *testing.T) {
+	steep := &Track{Interp: Hermite, Width: 3, Frames: []int64{0, 100000}, Default: []float32{0, 0, 0},
+		Values: []float32{0, 0, 0, 1, 1, 1}, InTans: []float32{0, 0, 0, 1e30, 1e30, 1e30}, OutTans: []float32{1e30, -1e30, 1e30, 0, 0, 0}}
+	res, err := Cut(steep, Window{0, 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Capped || len(res.Channel.Times) > MaxBakedKeys+4 {
+		t.Errorf("steep curve: capped %v, %d keys", res.Capped, len(res.Channel.Times))
+	}
+	nan := float32(math.NaN())
+	bad := &Track{Interp: Bezier, Width: 3, Frames: []int64{0, 1000}, Default: []float32{0, 0, 0},
+		Values: []float32{0, 0, 0, 1, 1, 1}, InTans: []float32{0, 0, 0, nan, 0, 0}, OutTans: []float32{0, nan, 0, 0, 0, 0}}
+	if res, err = Cut(bad, Window{0, 1000}); err != nil || len(res.Channel.Times) > 4 {
+		t.Errorf("NaN tangents: %v, %d keys", err, len(res.Channel.Times))
+	}
+	// A curve at a late clip time whose keys would be closer than float32 seconds resolve.
+	late := &Track{Interp: Hermite, Width: 1, Frames: []int64{0, 1 << 40}, Default: []float32{0},
+		Values: []float32{0, 1}, InTans: []float32{0, 1e9}, OutTans: []float32{1e9, 0}}
+	if res, err = Cut(late, Window{0, 1 << 40}); err != nil || !res.Capped || len(res.Channel.Times) > MaxBakedKeys+4 {
+		t.Errorf("late curve: %v, capped %v, %d keys", err, res.Capped, len(res.Channel.Times))
 	}
 }

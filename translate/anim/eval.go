@@ -96,13 +96,12 @@ func hermite(p0, m0, m1, p1 val, u float64) val {
 	return out
 }
 
-// hermiteDeriv is the derivative of hermite with respect to u.
-func hermiteDeriv(p0, m0, m1, p1 val, u float64) val {
-	u2 := u * u
-	d00 := 6*u2 - 6*u
-	d10 := 3*u2 - 4*u + 1
-	d01 := -6*u2 + 6*u
-	d11 := 3*u2 - 2*u
+// hermiteDeriv2 is the second derivative of hermite with respect to u (linear in u).
+func hermiteDeriv2(p0, m0, m1, p1 val, u float64) val {
+	d00 := 12*u - 6
+	d10 := 6*u - 4
+	d01 := 6 - 12*u
+	d11 := 6*u - 2
 	var out val
 	for i := range out {
 		out[i] = d00*p0[i] + d10*m0[i] + d01*p1[i] + d11*m1[i]

@@ -5,9 +5,9 @@
 // It does two things. Sample evaluates a source track with the game's own semantics (windowing,
 // global-sequence clocks, DontInterp/Linear/Hermite/Bezier, slerp and squad-style "sqlerp" for
 // quaternions). Cut turns the part of a track inside one window into a glTF-shaped
-// scene.Channel, rebased to t = 0 and in seconds: exact STEP, LINEAR and CUBICSPLINE keys where
-// glTF can express the source curve, and adaptively baked LINEAR samples for quaternion
-// Hermite/Bezier curves, which glTF cannot.
+// scene.Channel, rebased to t = 0 and in seconds: exact STEP and LINEAR keys for DontInterp and
+// Linear tracks, and LINEAR samples baked within BakeTolerance for Hermite/Bezier curves (see
+// OutputInterp for why not CUBICSPLINE).
 //
 // Windowing rules (those of the game as described in formats/README.md): only keys with
 // start ≤ frame ≤ end count; before the first of them its value holds, after the last the last

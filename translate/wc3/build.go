@@ -576,11 +576,11 @@ func (b *builder) animations() error {
 			a.Extras["globalSequenceNote"] = GlobalSequenceNote
 		}
 		if baked > 0 {
-			a.Extras["bakedRotationChannels"] = baked
+			a.Extras["bakedChannels"] = baked
 		}
 		if capped > 0 {
 			a.Extras["bakingCappedChannels"] = capped
-			b.warn("sequence %q: %d rotation channels hit the baking cap of %d samples or the time resolution", sq.Name, capped, anim.MaxBakedKeys)
+			b.warn("sequence %q: %d channels hit the baking cap of %d samples or the time resolution", sq.Name, capped, anim.MaxBakedKeys)
 		}
 		b.s.Animations = append(b.s.Animations, a)
 	}
