@@ -86,7 +86,12 @@ func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) 
 }
 
 func (b *builder) fail(format string, args ...any) error {
-	return &translate.FormatError{Format: b.format, File: b.src.Name, Offset: -1, Msg: fmt.Sprintf(format, args...)}
+	return b.failErr(nil, format, args...)
+}
+
+// failErr is fail with an error (such as translate.ErrTooLarge) for errors.Is to find.
+func (b *builder) failErr(err error, format string, args ...any) error {
+	return &translate.FormatError{Format: b.format, File: b.src.Name, Offset: -1, Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
 func (b *builder) warn(format string, args ...any) {
@@ -525,11 +530,25 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	return nil
 }
 
+// Limits on what the animations of one model may make: every animated track makes a channel in
+// every sequence, and baking a Hermite or Bezier curve can add up to anim.MaxBakedKeys keys to
+// each, so without them a file of a few hundred kilobytes could ask for gigabytes.
+const (
+	maxChannels = 1 << 18 // node tracks × sequences, at most
+	minChannels = 1 << 14 // … and at least this many, else one per 4 bytes of source
+	maxKeysBase = 1 << 21 // output keys beyond four per channel (clip edges and jumps)
+)
+
 // animations cuts one animation per sequence out of the global timeline.
 func (b *builder) animations() error {
 	if err := b.prepareTracks(); err != nil {
 		return err
 	}
+	channels := len(b.tracks) * len(b.m.Sequences)
+	if limit := min(max(len(b.src.Data)/4, minChannels), maxChannels); channels > limit {
+		return b.failErr(translate.ErrTooLarge, "%d animated node tracks × %d sequences is more than %d channels", len(b.tracks), len(b.m.Sequences), limit)
+	}
+	keyCap, keys := maxKeysBase+4*channels, 0
 	for si, sq := range b.m.Sequences {
 		if sq.Interval[1] < sq.Interval[0] {
 			return b.fail("sequence %d %q ends (%d) before it starts (%d)", si, sq.Name, sq.Interval[1], sq.Interval[0])
@@ -556,6 +575,9 @@ func (b *builder) animations() error {
 				return b.fail("sequence %q: node %d %s: %v", sq.Name, nt.node, nt.path, err)
 			}
 			ch := res.Channel
+			if keys += len(ch.Times); keys > keyCap {
+				return b.failErr(translate.ErrTooLarge, "animations need more than %d keys", keyCap)
+			}
 			ch.Node, ch.Path = nt.node, nt.path
 			a.Channels = append(a.Channels, ch)
 			if nt.tr.Global {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/gltfsample"
@@ -549,5 +551,58 @@ func TestDeterministic(t *testing.T) {
 	fresh.Bones[0].Translation = rawTrack(Hermite, scene.PathTranslation, -1)
 	if !reflect.DeepEqual(m, fresh) {
 		t.Error("Build modified its input")
+	}
+}
+
+// TestAnimationLimits: a small file must not make a huge scene. Every node track makes a
+// channel in every sequence, and baking can add thousands of keys to each: too many channels
+// for the source's size, or too many keys in all, fail with ErrTooLarge, within a bounded
+// amount of memory.
+func TestAnimationLimits(t *testing.T) {
+	wild := func(m *Model, bones, seqs int) {
+		m.Sequences = nil
+		for i := range seqs {
+			m.Sequences = append(m.Sequences, Sequence{Name: fmt.Sprint("s", i), Interval: [2]uint32{0, 60000}})
+		}
+		for i := range bones {
+			n := node(fmt.Sprint("b", i), int32(10+i), -1, 0)
+			// Tangents so steep that the curve needs the whole key cap in every clip.
+			n.Translation = &Track{Interp: Hermite, GlobalSeq: -1, Width: 3, Frames: []int32{0, 60000},
+				Values: []float32{0, 0, 0, 1, 1, 1}, InTans: []float32{0, 0, 0, 3e6, -3e6, 3e6}, OutTans: []float32{3e6, 3e6, -3e6, 0, 0, 0}}
+			m.Bones = append(m.Bones, Bone{Node: n, GeosetID: -1, GeosetAnimID: -1})
+			m.PivotPoints = append(m.PivotPoints, [3]float32{})
+		}
+	}
+	tests := []struct {
+		name        string
+		bones, seqs int
+		src         []byte
+		want        string
+	}{
+		{"channels", 200, 100, nil, "channels"},
+		{"channels for the source's size", 300, 100, make([]byte, 100000), "channels"},
+		{"keys", 64, 64, nil, "keys"},
+	}
+	for _, tc := range tests {
+		m := testModel()
+		wild(m, tc.bones, tc.seqs)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s, err := Build(m, translate.Source{Name: "big.mdx", Data: tc.src}, "mdx")
+		runtime.ReadMemStats(&after)
+		if s != nil || !errors.Is(err, translate.ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want ErrTooLarge about %s", tc.name, err, tc.want)
+		}
+		if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 256 {
+			t.Errorf("%s: %.0f MB allocated before failing", tc.name, mb)
+		}
+	}
+	// Within the limits, the same wild curve is baked up to the per-channel cap and reported.
+	m := testModel()
+	wild(m, 1, 1)
+	s := build(t, m)
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "baking cap") }) {
+		t.Errorf("capped baking not reported: %q", s.Warnings)
 	}
 }
