@@ -1,6 +1,7 @@
 package gltfenc
 
 import (
+	"math"
 	"slices"
 	"unsafe"
 
@@ -64,6 +65,9 @@ func (e *encoder) animations() {
 				continue // glTF forbids two channels on one target
 			}
 			seen[t] = stamp
+			if c.Path == scene.PathRotation && c.Interp == scene.Linear {
+				c = splitArcs(c)
+			}
 			in := e.keyTimes(start, c.Times)
 			outAcc := e.keyValues(start, c)
 			sm, ch := &samplers[used], &channels[used]
@@ -209,4 +213,79 @@ func animationExtras(a *scene.Animation, x map[string]any) map[string]any {
 		x["end"] = a.End
 	}
 	return x
+}
+
+// maxArc is the widest angle (radians, between the quaternions: half the turn) that two
+// consecutive LINEAR rotation keys are written to span. glTF interpolates them by slerp;
+// Blender's importer makes an F-curve of each component and interpolates those linearly (then
+// normalises), which strays from slerp by up to about 0.016·θ³ over an angle θ: 0.9° of turn
+// between keys 90° of turn apart, which moved a corpus model's attachments 1.1 units. Up to 8°
+// that stays within 4.4e-5, the sampling tolerance of the decoders.
+const maxArc = 8 * math.Pi / 180
+
+// splitArcs returns c, or when some of its consecutive keys are more than maxArc apart, a copy
+// with slerp samples between them (at float32 times strictly between theirs), so that an
+// importer interpolating the components linearly follows the slerp the keys define. The
+// samples lie on the arcs the glTF sampler follows: the curve is unchanged.
+func splitArcs(c *scene.Channel) *scene.Channel {
+	extra := arcSamples(c)
+	if extra == 0 {
+		return c
+	}
+	cosMax := math.Cos(maxArc)
+	n := len(c.Times)
+	out := *c
+	out.Times = make([]float32, 0, n+extra)
+	out.Values = make([]float32, 0, 4*(n+extra))
+	for k := 0; k < n; k++ {
+		out.Times = append(out.Times, c.Times[k])
+		out.Values = append(out.Values, c.Values[4*k:4*k+4]...)
+		if k+1 == n {
+			break
+		}
+		a, b := unitQuat([4]float32(c.Values[4*k:])), unitQuat([4]float32(c.Values[4*k+4:]))
+		d := dot4(a, b)
+		if math.Abs(d) >= cosMax {
+			continue
+		}
+		sign := 1.0
+		if d < 0 {
+			sign, d = -1, -d
+		}
+		om := math.Acos(min(d, 1))
+		pieces := int(math.Ceil(om / maxArc))
+		t0, t1 := float64(c.Times[k]), float64(c.Times[k+1])
+		for j := 1; j < pieces; j++ {
+			t := float32(t0 + (t1-t0)*float64(j)/float64(pieces))
+			if t <= out.Times[len(out.Times)-1] || t >= c.Times[k+1] {
+				continue // no float32 time between the keys (a jump)
+			}
+			u := (float64(t) - t0) / (t1 - t0) // the glTF sampler's parameter at t
+			w0, w1 := math.Sin((1-u)*om)/math.Sin(om), sign*math.Sin(u*om)/math.Sin(om)
+			out.Times = append(out.Times, t)
+			for i := range 4 {
+				out.Values = append(out.Values, float32(w0*float64(a[i])+w1*float64(b[i])))
+			}
+		}
+	}
+	return &out
+}
+
+// arcSamples is an upper bound on the number of samples splitArcs adds to the LINEAR rotation
+// channel c (it leaves out those a jump has no float32 time for): at most 11 per key, as no
+// two quaternions are more than 90° apart along the shorter way.
+func arcSamples(c *scene.Channel) int {
+	cosMax := math.Cos(maxArc)
+	extra := 0
+	for k := 0; k+1 < len(c.Times) && 4*k+8 <= len(c.Values); k++ {
+		a, b := unitQuat([4]float32(c.Values[4*k:])), unitQuat([4]float32(c.Values[4*k+4:]))
+		if d := math.Abs(dot4(a, b)); d < cosMax {
+			extra += int(math.Ceil(math.Acos(min(d, 1))/maxArc)) - 1
+		}
+	}
+	return extra
+}
+
+func dot4(a, b [4]float32) float64 {
+	return float64(a[0])*float64(b[0]) + float64(a[1])*float64(b[1]) + float64(a[2])*float64(b[2]) + float64(a[3])*float64(b[3])
 }

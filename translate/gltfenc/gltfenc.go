@@ -287,8 +287,12 @@ func plannedSize(s *scene.Scene, opt Options) int {
 		n += len(sk.InverseBind) * 64
 	}
 	for _, a := range s.Animations {
-		for _, c := range a.Channels {
+		for ci := range a.Channels {
+			c := &a.Channels[ci]
 			n += (len(c.Times) + len(c.Values)) * 4
+			if c.Path == scene.PathRotation && c.Interp == scene.Linear {
+				n += arcSamples(c) * 20
+			}
 		}
 	}
 	return n
