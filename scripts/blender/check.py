@@ -30,6 +30,13 @@ glTF/GLB
               conversion or bind pose (the importer moves skinned vertices into the bind pose).
   images      for every image node of every material: image.has_data after asking for its size
               (Blender decodes images lazily) — reported only, unless --require-image-data.
+  motion      every animation played in Blender (its action on every object, the NLA muted)
+              at MOTION_SAMPLES times: the world position of every joint (the head of the
+              bone named after it) against the one the file itself defines, worked out here from
+              the glTF specification (STEP, LINEAR with slerp, CUBICSPLINE); within
+              MOTION_TOLERANCE of the model's size. This is what an artist sees: Blender drops
+              CUBICSPLINE tangents and interpolates quaternion components linearly, so a file
+              can be valid and still play differently in Blender.
 
   Vertex counting: the importer is run with merge_vertices=False (its default, passed
   explicitly). It then makes exactly one Blender vertex per glTF vertex that some triangle
@@ -303,6 +310,199 @@ def obj_mtllibs(path):
 
 
 # ---------------------------------------------------------------------------------------------
+# Motion: does Blender play each animation as the glTF file defines it?
+
+# Times sampled per animation: the middles of MOTION_SAMPLES equal parts of its duration, so that
+# no sample falls exactly on a key (a jump is written as two keys one float step apart).
+MOTION_SAMPLES = 40
+# Largest joint offset allowed, as a share of the model's size (1e-3: 0.2 units on a 200-unit
+# Warcraft III unit); anything the eye can see is far above it.
+MOTION_TOLERANCE = 1e-3
+
+
+def quat_matrix(q):
+    x, y, z, w = q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])
+
+
+def slerp(a, b, s):
+    """glTF's shortest-path spherical linear interpolation (Appendix C)."""
+    d = float(np.dot(a, b))
+    if d < 0:
+        b, d = -b, -d
+    if d > 1 - 1e-9:
+        q = a + (b - a) * s
+    else:
+        om = np.arccos(min(d, 1.0))
+        q = (np.sin((1 - s) * om) * a + np.sin(s * om) * b) / np.sin(om)
+    return q / np.linalg.norm(q)
+
+
+def sample_sampler(interp, times, vals, t, rotation):
+    """A glTF animation sampler at time t, as the specification defines it."""
+    n = len(times)
+    cubic = interp == "CUBICSPLINE"
+    pts = vals.reshape(n, 3, -1)[:, 1] if cubic else vals
+    if t <= times[0]:
+        return pts[0]
+    if t >= times[-1]:
+        return pts[-1]
+    k = int(np.searchsorted(times, t, side="right")) - 1
+    if interp == "STEP":
+        return pts[k]
+    d = times[k + 1] - times[k]
+    s = (t - times[k]) / d
+    if not cubic:
+        return slerp(pts[k], pts[k + 1], s) if rotation else pts[k] + (pts[k + 1] - pts[k]) * s
+    v = vals.reshape(n, 3, -1)
+    s2, s3 = s * s, s * s * s
+    q = ((2 * s3 - 3 * s2 + 1) * v[k, 1] + (s3 - 2 * s2 + s) * d * v[k, 2]
+         + (-2 * s3 + 3 * s2) * v[k + 1, 1] + (s3 - s2) * d * v[k + 1, 0])
+    return q / np.linalg.norm(q) if rotation else q
+
+
+class GltfMotion:
+    """The world position of every node of a glTF file at a time of one of its animations,
+    computed from the file alone."""
+
+    def __init__(self, path):
+        doc, buffer = load_gltf(path)
+        self.doc = doc
+        self.nodes = doc.get("nodes", [])
+        self.children = [nd.get("children", []) for nd in self.nodes]
+        scenes = doc.get("scenes", [])
+        if scenes:
+            self.roots = scenes[doc.get("scene", 0)].get("nodes", [])
+        else:
+            child = {c for cs in self.children for c in cs}
+            self.roots = [i for i in range(len(self.nodes)) if i not in child]
+        self.animations = []
+        for a in doc.get("animations", []):
+            chans = []
+            for ch in a["channels"]:
+                target = ch["target"]
+                if target.get("node") is None or target["path"] not in ("translation", "rotation", "scale"):
+                    continue
+                smp = a["samplers"][ch["sampler"]]
+                times = accessor(doc, buffer, smp["input"]).reshape(-1).astype(np.float64)
+                vals = accessor(doc, buffer, smp["output"]).astype(np.float64)
+                chans.append((target["node"], target["path"], smp.get("interpolation", "LINEAR"), times, vals))
+            end = max((c[3][-1] for c in chans if len(c[3])), default=0.0)
+            self.animations.append((a.get("name"), chans, end))
+
+    def rest(self, i):
+        nd = self.nodes[i]
+        return (np.array(nd.get("translation", [0, 0, 0]), dtype=np.float64),
+                np.array(nd.get("rotation", [0, 0, 0, 1]), dtype=np.float64),
+                np.array(nd.get("scale", [1, 1, 1]), dtype=np.float64))
+
+    def positions(self, anim, t):
+        trs = {}
+        for node, path, interp, times, vals in self.animations[anim][1]:
+            if node not in trs:
+                trs[node] = list(self.rest(node))
+            trs[node][("translation", "rotation", "scale").index(path)] = sample_sampler(interp, times, vals, t, path == "rotation")
+        out = {}
+        stack = [(r, np.eye(4)) for r in self.roots]
+        while stack:
+            i, parent = stack.pop()
+            nd = self.nodes[i]
+            if "matrix" in nd and i not in trs:
+                local = np.array(nd["matrix"], dtype=np.float64).reshape(4, 4).T
+            else:
+                tr, rot, sc = trs.get(i) or self.rest(i)
+                local = np.eye(4)
+                local[:3, :3] = quat_matrix(rot) * sc
+                local[:3, 3] = tr
+            world = parent @ local
+            out[i] = world[:3, 3]
+            stack += [(c, world) for c in self.children[i]]
+        return out
+
+
+def motion_check(path, meta_animations, tracks):
+    """Plays every animation in Blender and compares the world position of every joint with the
+    one the glTF file defines, at MOTION_SAMPLES times per animation. Returns (ok, note)."""
+    motion = GltfMotion(path)
+    if not motion.animations:
+        return True, None
+    joints = sorted({j for sk in motion.doc.get("skins", []) for j in sk["joints"]})
+    names = {}
+    for i, nd in enumerate(motion.nodes):
+        names.setdefault(nd.get("name"), []).append(i)
+    bones = {}
+    for o in bpy.data.objects:
+        if o.type == "ARMATURE":
+            for pb in o.pose.bones:
+                bones.setdefault(pb.name, []).append((o, pb.name))
+    # Joints the importer named after their node, each name standing for one node and one bone.
+    pairs = []
+    for j in joints:
+        name = motion.nodes[j].get("name")
+        if name and len(names[name]) == 1 and len(bones.get(name, [])) == 1:
+            pairs.append((j, bones[name][0]))
+    if not pairs:
+        return True, "motion: no joint matched to a bone by name; not checked"
+    rest = motion.positions(0, 0.0)  # any pose gives the model's size well enough
+    pts = np.array([rest[j] for j, _ in pairs])
+    size = max(1.0, float(np.max(np.ptp(pts, axis=0))) if len(pts) > 1 else 1.0)
+    bounds = None
+    if meta_animations is not None:
+        bounds = meta_animations.get("bounds")
+    if bounds:
+        size = max(size, float(np.max(np.array(bounds["max"]) - np.array(bounds["min"]))))
+    tol = MOTION_TOLERANCE * size
+    scene = bpy.context.scene
+    fps = scene.render.fps / scene.render.fps_base
+    owners = [o for o in bpy.data.objects if o.animation_data is not None]
+    for o in owners:
+        for tr in o.animation_data.nla_tracks:
+            tr.mute = True
+    worst = (0.0, None)
+    for ai, (name, chans, end) in enumerate(motion.animations):
+        track = tracks.get(ai)
+        if track is None:
+            continue
+        for o in owners:
+            ad = o.animation_data
+            strip = next((s for tr in ad.nla_tracks if tr.name == track for s in tr.strips if s.action), None)
+            ad.action = strip.action if strip else None
+        # A bone the action has no curve for keeps whatever pose it was last given; in glTF it
+        # rests. (Identity in pose space is the rest pose.)
+        for arm in {a for _, (a, _) in pairs}:
+            for pb in arm.pose.bones:
+                pb.location = (0, 0, 0)
+                pb.rotation_quaternion = (1, 0, 0, 0)
+                pb.rotation_euler = (0, 0, 0)
+                pb.scale = (1, 1, 1)
+        for k in range(MOTION_SAMPLES):
+            t = end * (k + 0.5) / MOTION_SAMPLES
+            frame = t * fps
+            scene.frame_set(int(np.floor(frame)), subframe=float(frame - np.floor(frame)))
+            want = motion.positions(ai, t)
+            depsgraph = bpy.context.evaluated_depsgraph_get()
+            for j, (arm, bone) in pairs:
+                ev = arm.evaluated_get(depsgraph)
+                head = np.array(ev.matrix_world @ ev.pose.bones[bone].head)
+                g = want[j]
+                off = float(np.linalg.norm(head - np.array([g[0], -g[2], g[1]])))
+                if off > worst[0]:
+                    worst = (off, (name, t, motion.nodes[j].get("name")))
+    for o in owners:
+        o.animation_data.action = None
+    where = ""
+    if worst[1]:
+        where = " (animation %r at %.3fs, joint %r)" % worst[1]
+    note = "motion: %d joints x %d animations x %d times: largest offset from the file's pose %.4g%s, tolerance %.4g" % (
+        len(pairs), len(tracks), MOTION_SAMPLES, worst[0], where, tol)
+    return worst[0] <= tol, note
+
+
+# ---------------------------------------------------------------------------------------------
 # Import and compare.
 
 
@@ -419,10 +619,12 @@ def scene_counts(kind, ignore_empty_meshes=False):
 def animation_notes(animations, tracks):
     """Notes (not failures) on animations whose NLA track is missing or whose keys in Blender
     end more than a frame away from the .json's duration. The importer puts glTF time t at frame
-    t * fps from frame 0, so an animation's last frame / fps is its duration."""
+    t * fps from frame 0, so an animation's last frame / fps is its duration. Also returns the
+    NLA track name of each animation found, by its index."""
     fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
     notes = []
     used = set()
+    found = {}
     for i, a in enumerate(animations):
         name = a["name"] or "Anim_%d" % i
         # The importer names tracks like its find_unused_name: at most 63 UTF-8 bytes, made
@@ -434,10 +636,11 @@ def animation_notes(animations, tracks):
             notes.append("animation %r: no NLA track of that name" % a["name"])
             continue
         used.add(track)
+        found[i] = track
         end = tracks[track] / fps
         if abs(end - a["duration"]) > 1.0 / fps:
             notes.append("animation %r: keys end at %.3fs in Blender, .json says %.3fs" % (a["name"], end, a["duration"]))
-    return notes
+    return notes, found
 
 
 def check_file(path, args, root):
@@ -502,7 +705,13 @@ def check_file(path, args, root):
         bad.append("non-triangles")
 
     if kind == "gltf":
-        notes += animation_notes(doc["animations"], extra["tracks"])
+        anim_notes, found = animation_notes(doc["animations"], extra["tracks"])
+        notes += anim_notes
+        ok, note = motion_check(path, doc, found)
+        if note:
+            notes.append(note)
+        if not ok:
+            bad.append("motion")
 
     parts = ["%s %d/%d" % (k, got[k], wanted[k]) for k in keys]
     if kind == "gltf":
