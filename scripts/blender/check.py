@@ -401,8 +401,9 @@ class GltfMotion:
                 np.array(nd.get("scale", [1, 1, 1]), dtype=np.float64))
 
     def positions(self, anim, t):
+        """World positions by node index at time t of animation anim (the rest pose for None)."""
         trs = {}
-        for node, path, interp, times, vals in self.animations[anim][1]:
+        for node, path, interp, times, vals in (self.animations[anim][1] if anim is not None else []):
             if node not in trs:
                 trs[node] = list(self.rest(node))
             trs[node][("translation", "rotation", "scale").index(path)] = sample_sampler(interp, times, vals, t, path == "rotation")
@@ -424,9 +425,23 @@ class GltfMotion:
         return out
 
 
-def motion_check(path, meta_animations, tracks):
+def track_names(names):
+    """The NLA track name the importer gives each animation, by glTF animation order: its name
+    (or Anim_<index>), cut to 63 UTF-8 bytes, with ".001", ".002", ... on repeats."""
+    out, used = [], set()
+    for i, name in enumerate(names):
+        name = name or "Anim_%d" % i
+        cands = [name] + ["%s.%03d" % (name, k) for k in range(1, 1000)]
+        track = next(c for c in (c.encode("utf-8")[:63].decode("utf-8", "ignore") for c in cands) if c not in used)
+        used.add(track)
+        out.append(track)
+    return out
+
+
+def motion_check(path, bounds):
     """Plays every animation in Blender and compares the world position of every joint with the
-    one the glTF file defines, at MOTION_SAMPLES times per animation. Returns (ok, note)."""
+    one the glTF file defines, at MOTION_SAMPLES times per animation; bounds (the .json's, or
+    None) helps size the tolerance. Returns (ok, note)."""
     motion = GltfMotion(path)
     if not motion.animations:
         return True, None
@@ -447,12 +462,10 @@ def motion_check(path, meta_animations, tracks):
             pairs.append((j, bones[name][0]))
     if not pairs:
         return True, "motion: no joint matched to a bone by name; not checked"
-    rest = motion.positions(0, 0.0)  # any pose gives the model's size well enough
-    pts = np.array([rest[j] for j, _ in pairs])
-    size = max(1.0, float(np.max(np.ptp(pts, axis=0))) if len(pts) > 1 else 1.0)
-    bounds = None
-    if meta_animations is not None:
-        bounds = meta_animations.get("bounds")
+    rest = motion.positions(None, 0.0)
+    size = 1.0
+    if len(pairs) > 1:
+        size = max(size, float(np.max(np.ptp(np.array([rest[j] for j, _ in pairs]), axis=0))))
     if bounds:
         size = max(size, float(np.max(np.array(bounds["max"]) - np.array(bounds["min"]))))
     tol = MOTION_TOLERANCE * size
@@ -462,15 +475,18 @@ def motion_check(path, meta_animations, tracks):
     for o in owners:
         for tr in o.animation_data.nla_tracks:
             tr.mute = True
-    worst = (0.0, None)
-    for ai, (name, chans, end) in enumerate(motion.animations):
-        track = tracks.get(ai)
-        if track is None:
-            continue
+    worst, played, missing = (0.0, None), 0, []
+    tracks = track_names([a[0] for a in motion.animations])
+    for ai, ((name, chans, end), track) in enumerate(zip(motion.animations, tracks)):
+        strips = {}
         for o in owners:
-            ad = o.animation_data
-            strip = next((s for tr in ad.nla_tracks if tr.name == track for s in tr.strips if s.action), None)
-            ad.action = strip.action if strip else None
+            strips[o] = next((st for tr in o.animation_data.nla_tracks if tr.name == track for st in tr.strips if st.action), None)
+        if not any(strips.values()):
+            missing.append(track)
+            continue
+        played += 1
+        for o, st in strips.items():
+            o.animation_data.action = st.action if st else None
         # A bone the action has no curve for keeps whatever pose it was last given; in glTF it
         # rests. (Identity in pose space is the rest pose.)
         for arm in {a for _, (a, _) in pairs}:
@@ -489,7 +505,7 @@ def motion_check(path, meta_animations, tracks):
                 ev = arm.evaluated_get(depsgraph)
                 head = np.array(ev.matrix_world @ ev.pose.bones[bone].head)
                 g = want[j]
-                off = float(np.linalg.norm(head - np.array([g[0], -g[2], g[1]])))
+                off = float(np.linalg.norm(head - np.array([g[0], -g[2], g[1]])))  # Y-up to Z-up
                 if off > worst[0]:
                     worst = (off, (name, t, motion.nodes[j].get("name")))
     for o in owners:
@@ -498,8 +514,10 @@ def motion_check(path, meta_animations, tracks):
     if worst[1]:
         where = " (animation %r at %.3fs, joint %r)" % worst[1]
     note = "motion: %d joints x %d animations x %d times: largest offset from the file's pose %.4g%s, tolerance %.4g" % (
-        len(pairs), len(tracks), MOTION_SAMPLES, worst[0], where, tol)
-    return worst[0] <= tol, note
+        len(pairs), played, MOTION_SAMPLES, worst[0], where, tol)
+    if missing:
+        note += "; no NLA track for %s" % ", ".join(repr(m) for m in missing)
+    return worst[0] <= tol and not missing, note
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,12 +637,10 @@ def scene_counts(kind, ignore_empty_meshes=False):
 def animation_notes(animations, tracks):
     """Notes (not failures) on animations whose NLA track is missing or whose keys in Blender
     end more than a frame away from the .json's duration. The importer puts glTF time t at frame
-    t * fps from frame 0, so an animation's last frame / fps is its duration. Also returns the
-    NLA track name of each animation found, by its index."""
+    t * fps from frame 0, so an animation's last frame / fps is its duration."""
     fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
     notes = []
     used = set()
-    found = {}
     for i, a in enumerate(animations):
         name = a["name"] or "Anim_%d" % i
         # The importer names tracks like its find_unused_name: at most 63 UTF-8 bytes, made
@@ -636,11 +652,10 @@ def animation_notes(animations, tracks):
             notes.append("animation %r: no NLA track of that name" % a["name"])
             continue
         used.add(track)
-        found[i] = track
         end = tracks[track] / fps
         if abs(end - a["duration"]) > 1.0 / fps:
             notes.append("animation %r: keys end at %.3fs in Blender, .json says %.3fs" % (a["name"], end, a["duration"]))
-    return notes, found
+    return notes
 
 
 def check_file(path, args, root):
@@ -705,9 +720,8 @@ def check_file(path, args, root):
         bad.append("non-triangles")
 
     if kind == "gltf":
-        anim_notes, found = animation_notes(doc["animations"], extra["tracks"])
-        notes += anim_notes
-        ok, note = motion_check(path, doc, found)
+        notes += animation_notes(doc["animations"], extra["tracks"])
+        ok, note = motion_check(path, doc.get("bounds"))
         if note:
             notes.append(note)
         if not ok:
