@@ -69,6 +69,11 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 		return nil, err
 	}
 	out, err = write(e.doc, opt)
+	if unencodable(err) {
+		if err = safeExtras(e.doc); err == nil {
+			out, err = write(e.doc, opt)
+		}
+	}
 	putScratch(&binPool, e.bin.b, maxPooledBin)
 	mem.release()
 	return out, err

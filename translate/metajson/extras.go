@@ -501,3 +501,19 @@ func numberArray(v reflect.Value) (a value, ok bool) {
 	}
 	return value{k: kArr, items: items}, true
 }
+
+// ExtrasJSON writes x, an extras value of any type, as compact JSON by the rules the metadata
+// document follows: map keys sorted, NaN and infinities (which JSON cannot hold) as null, and
+// values JSON has no form for as null too. The glTF writer falls back on it for extras that
+// encoding/json refuses.
+func ExtrasJSON(x any) (json.RawMessage, error) {
+	v, err := (&converter{}).convert(reflect.ValueOf(x), 0)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, write(nil, &v, 0)); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}

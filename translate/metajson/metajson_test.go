@@ -443,3 +443,23 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+func TestExtrasJSON(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{map[string]any{"b": math.NaN(), "a": []float32{1, float32(math.Inf(1))}}, `{"a":[1,null],"b":null}`},
+		{struct {
+			X  float64 `json:"x"`
+			Ch chan int
+		}{X: 0.5, Ch: make(chan int)}, `{"x":0.5,"Ch":null}`},
+		{nil, `null`},
+	}
+	for _, tc := range tests {
+		got, err := ExtrasJSON(tc.in)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("ExtrasJSON(%v) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
