@@ -232,7 +232,6 @@ func splitArcs(c *scene.Channel) *scene.Channel {
 	if extra == 0 {
 		return c
 	}
-	cosMax := math.Cos(maxArc)
 	n := len(c.Times)
 	out := *c
 	out.Times = make([]float32, 0, n+extra)
@@ -243,28 +242,18 @@ func splitArcs(c *scene.Channel) *scene.Channel {
 		if k+1 == n {
 			break
 		}
-		a, b := unitQuat([4]float32(c.Values[4*k:])), unitQuat([4]float32(c.Values[4*k+4:]))
-		d := dot4(a, b)
-		if math.Abs(d) >= cosMax {
-			continue
-		}
-		sign := 1.0
-		if d < 0 {
-			sign, d = -1, -d
-		}
-		om := math.Acos(min(d, 1))
-		pieces := int(math.Ceil(om / maxArc))
+		r := arcBetween(c.Values[4*k:4*k+4], c.Values[4*k+4:4*k+8])
 		t0, t1 := float64(c.Times[k]), float64(c.Times[k+1])
-		for j := 1; j < pieces; j++ {
-			t := float32(t0 + (t1-t0)*float64(j)/float64(pieces))
+		for j := 1; j < r.pieces; j++ {
+			t := float32(t0 + (t1-t0)*float64(j)/float64(r.pieces))
 			if t <= out.Times[len(out.Times)-1] || t >= c.Times[k+1] {
 				continue // no float32 time between the keys (a jump)
 			}
 			u := (float64(t) - t0) / (t1 - t0) // the glTF sampler's parameter at t
-			w0, w1 := math.Sin((1-u)*om)/math.Sin(om), sign*math.Sin(u*om)/math.Sin(om)
+			w0, w1 := math.Sin((1-u)*r.om)/math.Sin(r.om), r.sign*math.Sin(u*r.om)/math.Sin(r.om)
 			out.Times = append(out.Times, t)
 			for i := range 4 {
-				out.Values = append(out.Values, float32(w0*float64(a[i])+w1*float64(b[i])))
+				out.Values = append(out.Values, float32(w0*float64(r.a[i])+w1*float64(r.b[i])))
 			}
 		}
 	}
@@ -275,15 +264,47 @@ func splitArcs(c *scene.Channel) *scene.Channel {
 // channel c (it leaves out those a jump has no float32 time for): at most 11 per key, as no
 // two quaternions are more than 90° apart along the shorter way.
 func arcSamples(c *scene.Channel) int {
-	cosMax := math.Cos(maxArc)
 	extra := 0
 	for k := 0; k+1 < len(c.Times) && 4*k+8 <= len(c.Values); k++ {
-		a, b := unitQuat([4]float32(c.Values[4*k:])), unitQuat([4]float32(c.Values[4*k+4:]))
-		if d := math.Abs(dot4(a, b)); d < cosMax {
-			extra += int(math.Ceil(math.Acos(min(d, 1))/maxArc)) - 1
-		}
+		extra += arcBetween(c.Values[4*k:4*k+4], c.Values[4*k+4:4*k+8]).pieces - 1
 	}
 	return extra
+}
+
+// keyArc is the slerp between two consecutive rotation keys as the glTF sampler follows it.
+type keyArc struct {
+	a, b   [4]float32 // the keys, normalised (when pieces > 1)
+	om     float64    // the angle between them (when pieces > 1)
+	sign   float64    // −1 when b is in the other hemisphere (the sampler takes −b)
+	pieces int        // how many arcs of at most maxArc it is written as
+}
+
+// cosMax2 is cos²(maxArc).
+var cosMax2 = math.Cos(maxArc) * math.Cos(maxArc)
+
+// arcBetween measures the arc between key values p and q (4 floats each). Keys within maxArc,
+// nearly all of them, are told apart without a square root: (p·q)² ≥ cos²(maxArc)·|p|²|q|².
+func arcBetween(p, q []float32) keyArc {
+	var pq, pp, qq float64
+	for i := range 4 {
+		pq += float64(p[i]) * float64(q[i])
+		pp += float64(p[i]) * float64(p[i])
+		qq += float64(q[i]) * float64(q[i])
+	}
+	if pq*pq >= cosMax2*pp*qq || !(pp > 0 && qq > 0) {
+		return keyArc{pieces: 1} // close, or not a rotation (written as identity)
+	}
+	r := keyArc{a: unitQuat([4]float32(p)), b: unitQuat([4]float32(q)), sign: 1}
+	d := dot4(r.a, r.b)
+	if d < 0 {
+		r.sign, d = -1, -d
+	}
+	r.om = math.Acos(min(d, 1))
+	r.pieces = max(1, int(math.Ceil(r.om/maxArc)))
+	if !(r.pieces <= 12) {
+		r.pieces = 1 // NaN or infinite components (validation rejects them)
+	}
+	return r
 }
 
 func dot4(a, b [4]float32) float64 {
