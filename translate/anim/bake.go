@@ -259,6 +259,17 @@ func deviation(g, q quat) (quat, float64) {
 // shortens it to what the larger of f″ at u and at u+h allows: that M bounds the shorter step
 // too. The samples are as far apart as the bound permits, and the bound holds on every interval.
 func (s *seg) bakeCubic(kl *keyList, budget *int, capped *bool) {
+	// f″(u) = a + b·u per component: with f = p0·h00 + m0·h10 + p1·h01 + m1·h11,
+	// a = 6(p1 − p0) − 4m0 − 2m1 and b = 12(p0 − p1) + 6(m0 + m1).
+	var a, b val
+	p0, m0, m1, p1 := &s.p[0], &s.p[1], &s.p[2], &s.p[3]
+	for i := range a {
+		a[i] = 6*(p1[i]-p0[i]) - 4*m0[i] - 2*m1[i]
+		b[i] = 12*(p0[i]-p1[i]) + 6*(m0[i]+m1[i])
+	}
+	curvature := func(u float64) float64 {
+		return max(math.Abs(a[0]+b[0]*u), math.Abs(a[1]+b[1]*u), math.Abs(a[2]+b[2]*u), math.Abs(a[3]+b[3]*u))
+	}
 	step := func(m float64) float64 {
 		if !(m > 0) {
 			return math.Inf(1) // straight here (a NaN value fails validation later)
@@ -267,16 +278,16 @@ func (s *seg) bakeCubic(kl *keyList, budget *int, capped *bool) {
 	}
 	u, end := s.param(s.a), s.param(s.b)
 	last := s.a
-	mu := s.curvature(u)
+	mu := curvature(u)
 	for {
 		h := step(mu)
 		if u+h >= end {
 			// The last interval: f″ at the segment's end bounds it too.
-			if h = step(max(mu, s.curvature(end))); u+h >= end {
+			if h = step(max(mu, curvature(end))); u+h >= end {
 				return
 			}
 		} else {
-			h = min(h, step(max(mu, s.curvature(u+h))))
+			h = min(h, step(max(mu, curvature(u+h))))
 		}
 		x := snap(s.t0 + (u+h)*(s.t1-s.t0))
 		if x >= s.b {
@@ -289,12 +300,6 @@ func (s *seg) bakeCubic(kl *keyList, budget *int, capped *bool) {
 		*budget--
 		kl.add(key{t: secs(x), v: s.value(x)})
 		last, u = x, s.param(x)
-		mu = s.curvature(u)
+		mu = curvature(u)
 	}
-}
-
-// curvature is the largest |f″| (by the segment parameter) of the cubic segment's components at u.
-func (s *seg) curvature(u float64) float64 {
-	d := hermiteDeriv2(s.p[0], s.p[1], s.p[2], s.p[3], u)
-	return max(math.Abs(d[0]), math.Abs(d[1]), math.Abs(d[2]), math.Abs(d[3]))
 }

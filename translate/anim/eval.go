@@ -96,19 +96,6 @@ func hermite(p0, m0, m1, p1 val, u float64) val {
 	return out
 }
 
-// hermiteDeriv2 is the second derivative of hermite with respect to u (linear in u).
-func hermiteDeriv2(p0, m0, m1, p1 val, u float64) val {
-	d00 := 12*u - 6
-	d10 := 6*u - 4
-	d01 := 6 - 12*u
-	d11 := 6*u - 2
-	var out val
-	for i := range out {
-		out[i] = d00*p0[i] + d10*m0[i] + d01*p1[i] + d11*m1[i]
-	}
-	return out
-}
-
 // bezier evaluates the cubic Bezier curve with control points p0, c0, c1, p1.
 func bezier(p0, c0, c1, p1 val, u float64) val {
 	v := 1 - u
