@@ -242,7 +242,11 @@ func splitArcs(c *scene.Channel) *scene.Channel {
 		if k+1 == n {
 			break
 		}
-		r := arcBetween(c.Values[4*k:4*k+4], c.Values[4*k+4:4*k+8])
+		p, q := c.Values[4*k:4*k+4], c.Values[4*k+4:4*k+8]
+		if near(p, q) {
+			continue
+		}
+		r := arcBetween(p, q)
 		t0, t1 := float64(c.Times[k]), float64(c.Times[k+1])
 		for j := 1; j < r.pieces; j++ {
 			t := float32(t0 + (t1-t0)*float64(j)/float64(r.pieces))
@@ -265,10 +269,24 @@ func splitArcs(c *scene.Channel) *scene.Channel {
 // two quaternions are more than 90° apart along the shorter way.
 func arcSamples(c *scene.Channel) int {
 	extra := 0
-	for k := 0; k+1 < len(c.Times) && 4*k+8 <= len(c.Values); k++ {
-		extra += arcBetween(c.Values[4*k:4*k+4], c.Values[4*k+4:4*k+8]).pieces - 1
+	v := c.Values
+	for k := 0; k+1 < len(c.Times) && 4*k+8 <= len(v); k++ {
+		if p, q := v[4*k:4*k+4:4*k+4], v[4*k+4:4*k+8:4*k+8]; !near(p, q) {
+			extra += arcBetween(p, q).pieces - 1
+		}
 	}
 	return extra
+}
+
+// near reports whether key values p and q (4 floats each) are within maxArc of each other, or
+// not a rotation at all (written as identity), without a square root:
+// (p·q)² ≥ cos²(maxArc)·|p|²|q|².
+func near(p, q []float32) bool {
+	p, q = p[:4], q[:4]
+	pq := float64(p[0])*float64(q[0]) + float64(p[1])*float64(q[1]) + float64(p[2])*float64(q[2]) + float64(p[3])*float64(q[3])
+	pp := float64(p[0])*float64(p[0]) + float64(p[1])*float64(p[1]) + float64(p[2])*float64(p[2]) + float64(p[3])*float64(p[3])
+	qq := float64(q[0])*float64(q[0]) + float64(q[1])*float64(q[1]) + float64(q[2])*float64(q[2]) + float64(q[3])*float64(q[3])
+	return pq*pq >= cosMax2*pp*qq || !(pp > 0 && qq > 0)
 }
 
 // keyArc is the slerp between two consecutive rotation keys as the glTF sampler follows it.
@@ -282,17 +300,10 @@ type keyArc struct {
 // cosMax2 is cos²(maxArc).
 var cosMax2 = math.Cos(maxArc) * math.Cos(maxArc)
 
-// arcBetween measures the arc between key values p and q (4 floats each). Keys within maxArc,
-// nearly all of them, are told apart without a square root: (p·q)² ≥ cos²(maxArc)·|p|²|q|².
+// arcBetween measures the arc between key values p and q (4 floats each).
 func arcBetween(p, q []float32) keyArc {
-	var pq, pp, qq float64
-	for i := range 4 {
-		pq += float64(p[i]) * float64(q[i])
-		pp += float64(p[i]) * float64(p[i])
-		qq += float64(q[i]) * float64(q[i])
-	}
-	if pq*pq >= cosMax2*pp*qq || !(pp > 0 && qq > 0) {
-		return keyArc{pieces: 1} // close, or not a rotation (written as identity)
+	if near(p, q) {
+		return keyArc{pieces: 1}
 	}
 	r := keyArc{a: unitQuat([4]float32(p)), b: unitQuat([4]float32(q)), sign: 1}
 	d := dot4(r.a, r.b)
