@@ -271,7 +271,7 @@ func arcSamples(c *scene.Channel) int {
 	extra := 0
 	v := c.Values
 	for k := 0; k+1 < len(c.Times) && 4*k+8 <= len(v); k++ {
-		if p, q := v[4*k:4*k+4:4*k+4], v[4*k+4:4*k+8:4*k+8]; !near(p, q) {
+		if p, q := v[4*k:4*k+4], v[4*k+4:4*k+8]; !near(p, q) {
 			extra += arcBetween(p, q).pieces - 1
 		}
 	}
@@ -291,8 +291,8 @@ func near(p, q []float32) bool {
 
 // keyArc is the slerp between two consecutive rotation keys as the glTF sampler follows it.
 type keyArc struct {
-	a, b   [4]float32 // the keys, normalised (when pieces > 1)
-	om     float64    // the angle between them (when pieces > 1)
+	a, b   [4]float32 // the keys, normalised
+	om     float64    // the angle between them
 	sign   float64    // −1 when b is in the other hemisphere (the sampler takes −b)
 	pieces int        // how many arcs of at most maxArc it is written as
 }
@@ -300,11 +300,8 @@ type keyArc struct {
 // cosMax2 is cos²(maxArc).
 var cosMax2 = math.Cos(maxArc) * math.Cos(maxArc)
 
-// arcBetween measures the arc between key values p and q (4 floats each).
+// arcBetween measures the arc between key values p and q (4 floats each) that are not near.
 func arcBetween(p, q []float32) keyArc {
-	if near(p, q) {
-		return keyArc{pieces: 1}
-	}
 	r := keyArc{a: unitQuat([4]float32(p)), b: unitQuat([4]float32(q)), sign: 1}
 	d := dot4(r.a, r.b)
 	if d < 0 {
