@@ -425,14 +425,20 @@ class GltfMotion:
         return out
 
 
+def track_candidates(name, i):
+    """The NLA track names the importer may give animation i named name, in the order its
+    find_unused_name tries them: the name (or Anim_<i>), then with ".001", ".002", ...; each cut
+    to 63 UTF-8 bytes."""
+    name = name or "Anim_%d" % i
+    for c in [name] + ["%s.%03d" % (name, k) for k in range(1, 1000)]:
+        yield c.encode("utf-8")[:63].decode("utf-8", "ignore")
+
+
 def track_names(names):
-    """The NLA track name the importer gives each animation, by glTF animation order: its name
-    (or Anim_<index>), cut to 63 UTF-8 bytes, with ".001", ".002", ... on repeats."""
+    """The NLA track name the importer gives each animation, by glTF animation order."""
     out, used = [], set()
     for i, name in enumerate(names):
-        name = name or "Anim_%d" % i
-        cands = [name] + ["%s.%03d" % (name, k) for k in range(1, 1000)]
-        track = next(c for c in (c.encode("utf-8")[:63].decode("utf-8", "ignore") for c in cands) if c not in used)
+        track = next(c for c in track_candidates(name, i) if c not in used)
         used.add(track)
         out.append(track)
     return out
@@ -477,7 +483,7 @@ def motion_check(path, bounds):
             tr.mute = True
     worst, played, missing = (0.0, None), 0, []
     tracks = track_names([a[0] for a in motion.animations])
-    for ai, ((name, chans, end), track) in enumerate(zip(motion.animations, tracks)):
+    for ai, ((name, _, end), track) in enumerate(zip(motion.animations, tracks)):
         strips = {}
         for o in owners:
             strips[o] = next((st for tr in o.animation_data.nla_tracks if tr.name == track for st in tr.strips if st.action), None)
@@ -642,12 +648,7 @@ def animation_notes(animations, tracks):
     notes = []
     used = set()
     for i, a in enumerate(animations):
-        name = a["name"] or "Anim_%d" % i
-        # The importer names tracks like its find_unused_name: at most 63 UTF-8 bytes, made
-        # unique with ".001", ".002", ...
-        cands = [name] + ["%s.%03d" % (name, k) for k in range(1, 1000)]
-        cands = [c.encode("utf-8")[:63].decode("utf-8", "ignore") for c in cands]
-        track = next((c for c in cands if c in tracks and c not in used), None)
+        track = next((c for c in track_candidates(a["name"], i) if c in tracks and c not in used), None)
         if track is None:
             notes.append("animation %r: no NLA track of that name" % a["name"])
             continue
