@@ -35,6 +35,13 @@ func TestNonFiniteExtras(t *testing.T) {
 			t.Errorf("binary=%v: two encodings differ", binary)
 		}
 	}
+	// Extras that cannot be written at all (a cycle) still give an error, not a hang.
+	cycle := map[string]any{}
+	cycle["self"] = cycle
+	s.Materials[0].Extras = scene.Extras{"c": cycle}
+	if _, err := Encode(s, Options{}); err == nil {
+		t.Error("cyclic extras: no error")
+	}
 	if err := safeExtras(nil); err != nil {
 		t.Errorf("nil document: %v", err)
 	}
