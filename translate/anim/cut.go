@@ -46,7 +46,7 @@ type Result struct {
 // for everything else. Hermite and Bezier curves are baked into LINEAR samples rather than
 // written as CUBICSPLINE, even for vectors, where glTF could hold them exactly: Blender's glTF
 // importer drops CUBICSPLINE tangents and puts automatic Bezier handles through the keys,
-// which moved a corpus model's bones by up to 10 units (5 % of its height) from the game's pose.
+// which moved a corpus model's bones by up to 10 units (about 4 % of its height) off the game's pose.
 func (tr *Track) OutputInterp() scene.Interp {
 	if tr.Interp == DontInterp {
 		return scene.Step
