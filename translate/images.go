@@ -13,11 +13,13 @@ import (
 )
 
 // ImageCodec is the texture support the texture package registers: the lower-case extensions it
-// reads (".blp", ".tga"), a decoder, and a deterministic PNG encoder.
+// reads (".blp", ".tga"), a decoder, a check of everything but the pixels (as image.DecodeConfig
+// does), and a deterministic PNG encoder.
 type ImageCodec struct {
-	Exts      []string
-	Decode    func(name string, data []byte) (image.Image, error)
-	EncodePNG func(img image.Image) ([]byte, error)
+	Exts         []string
+	Decode       func(name string, data []byte) (image.Image, error)
+	DecodeConfig func(name string, data []byte) (image.Config, error)
+	EncodePNG    func(img image.Image) ([]byte, error)
 }
 
 var (
@@ -59,6 +61,22 @@ func decodeTexture(name string, data []byte) (img image.Image, err error) {
 	return c.Decode(name, data)
 }
 
+// checkTexture makes every check decodeTexture makes short of decoding the pixels; the error
+// for a file it refuses is the one decodeTexture gives.
+func checkTexture(name string, data []byte) (err error) {
+	c := codec()
+	if c == nil || !IsTextureName(name) {
+		return &UnsupportedError{File: name, Msg: "not a texture format modelfs reads"}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &InternalError{File: name, Stage: "decode", Panic: r}
+		}
+	}()
+	_, err = c.DecodeConfig(name, data)
+	return err
+}
+
 // ConvertTexture decodes the texture file name (its bytes in data) and encodes it as PNG: the
 // content of the mount's NAME.EXT.png.
 func ConvertTexture(name string, data []byte) ([]byte, error) {
@@ -80,11 +98,32 @@ func imageMIME(name string) string {
 	return ""
 }
 
-// LoadImages checks every resolved texture of s: it reads the file through src and decodes it
-// (PNG and JPEG only to their headers), so that a texture that cannot be shown gets ImageError
+// LoadImages checks every resolved texture of s: it reads the file through src and checks it
+// as far as the output needs — to its header when the image is only referred to, decoded in
+// full when embed asks for its bytes — so that a texture that cannot be shown gets ImageError
 // and a warning, and its material is written without an image. With embed, it also fills in
 // Image and MIME: the file's own bytes for PNG and JPEG, a PNG translation for the others.
 func LoadImages(src Source, s *scene.Scene, embed bool) {
+	loadImages(src, s, embed, nil)
+}
+
+// imageFile is what one translation learnt of one image file, so that making several outputs
+// from one scene reads, checks and decodes each file once.
+type imageFile struct {
+	data    []byte
+	readErr error
+	checked bool  // check holds the header check's result
+	check   error // header check
+	made    bool  // png and madeErr hold the embeddable image
+	png     []byte
+	mime    string
+	madeErr error
+}
+
+// imageFiles memoises imageFile by resolved name; nil means nothing is remembered.
+type imageFiles map[string]*imageFile
+
+func loadImages(src Source, s *scene.Scene, embed bool, memo imageFiles) {
 	if src.Open == nil {
 		return
 	}
@@ -93,7 +132,7 @@ func LoadImages(src Source, s *scene.Scene, embed bool) {
 		if t.Resolved == "" || t.ImageError != "" || (t.Image != nil) {
 			continue
 		}
-		img, mime, err := loadImage(src, t.Resolved, embed)
+		img, mime, err := memo.load(src, t.Resolved, embed)
 		if err != nil {
 			t.ImageError = err.Error()
 			s.Warnings = append(s.Warnings, fmt.Sprintf("texture %q: no image: %v", t.Resolved, err))
@@ -105,29 +144,70 @@ func LoadImages(src Source, s *scene.Scene, embed bool) {
 	}
 }
 
-func loadImage(src Source, name string, embed bool) ([]byte, string, error) {
-	data, err := src.Open(name)
-	if err != nil {
-		return nil, "", err
+// load returns the image file name as an output needs it (see LoadImages).
+func (memo imageFiles) load(src Source, name string, embed bool) ([]byte, string, error) {
+	f := memo[name]
+	if f == nil {
+		f = &imageFile{}
+		f.data, f.readErr = src.Open(name)
+		if memo != nil {
+			memo[name] = f
+		}
+	}
+	if f.readErr != nil {
+		return nil, "", f.readErr
 	}
 	if mime := imageMIME(name); mime != "" {
-		if _, _, err := image.DecodeConfig(bytes.NewReader(data)); err != nil {
-			return nil, "", &FormatError{Format: mime, File: name, Offset: -1, Msg: "unreadable image", Err: err}
+		if !f.checked {
+			f.checked = true
+			if _, _, err := image.DecodeConfig(bytes.NewReader(f.data)); err != nil {
+				f.check = &FormatError{Format: mime, File: name, Offset: -1, Msg: "unreadable image", Err: err}
+			}
 		}
-		return data, mime, nil
+		return f.data, mime, f.check
 	}
-	img, err := decodeTexture(name, data)
-	if err != nil || !embed {
-		return nil, "", err
+	if !embed {
+		if !f.checked {
+			f.checked, f.check = true, checkTexture(name, f.data)
+		}
+		return nil, "", f.check
 	}
-	png, err := codec().EncodePNG(img)
-	return png, "image/png", err
+	if !f.made {
+		f.made, f.mime = true, "image/png"
+		if src.Texture != nil {
+			f.png, f.madeErr = src.Texture(name, f.data)
+		} else {
+			f.png, f.madeErr = ConvertTexture(name, f.data)
+		}
+	}
+	return f.png, f.mime, f.madeErr
 }
 
 // Output encodes a decoded scene as kind, first checking its textures (and, for .glb, which
 // embeds them, loading their images). It is the one place outputs are made, for
 // `modelfs convert` and the mount alike.
 func Output(src Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]byte, error) {
-	LoadImages(src, s, kind == GLB || (kind == GLTF && opt.EmbedImages))
+	LoadImages(src, s, embeds(kind, opt))
 	return Encode(s, kind, opt)
+}
+
+// embeds reports whether the output kind carries its images.
+func embeds(kind Kind, opt EncodeOptions) bool {
+	return kind == GLB || (kind == GLTF && opt.EmbedImages)
+}
+
+// Outputs makes every kind of kinds from one decoded scene: out[i] and errs[i] are what Output
+// of kinds[i] gives for a scene just decoded, byte for byte, while each image file is read,
+// checked and decoded once for all of them. The scene is left as it was given.
+func Outputs(src Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) (out [][]byte, errs []error) {
+	out, errs = make([][]byte, len(kinds)), make([]error, len(kinds))
+	textures, warnings := slices.Clone(s.Textures), len(s.Warnings)
+	memo := imageFiles{}
+	for i, kind := range kinds {
+		loadImages(src, s, embeds(kind, opt), memo)
+		out[i], errs[i] = Encode(s, kind, opt)
+		copy(s.Textures, textures) // as decoded, for the next kind
+		s.Warnings = s.Warnings[:warnings]
+	}
+	return out, errs
 }

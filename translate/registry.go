@@ -20,12 +20,26 @@ type OpenFunc func(name string) ([]byte, error)
 // ("" or "." for the root itself), sorted. Implementations must refuse names outside the root.
 type ListFunc func(dir string) ([]string, error)
 
+// FoldFunc resolves a slash-separated name relative to the root element by element, as
+// Source.FindFold does; ok is false when some element has no match.
+type FoldFunc func(name string) (found string, ok bool)
+
+// TextureFunc returns the PNG translation of the texture file name, whose bytes are data:
+// exactly what ConvertTexture(name, data) returns.
+type TextureFunc func(name string, data []byte) ([]byte, error)
+
 // Source is one model file handed to a decoder.
 type Source struct {
 	Name string   // slash-separated path relative to the root; used in errors and metadata
 	Data []byte   // the whole file
 	Open OpenFunc // companion opener; nil when there is none
 	List ListFunc // directory lister for finding companions by name; nil when there is none
+	// Fold, when set, answers FindFold from an index of the tree instead of listing each
+	// directory on the way through List: the mount keeps one per directory.
+	Fold FoldFunc
+	// Texture, when set, makes the PNG translation of a texture an output embeds; the mount
+	// serves it from its cache, so that a texture many models use is decoded once.
+	Texture TextureFunc
 	// Options are decoder options as name=value pairs (e.g. geosets=all for World of Warcraft
 	// character models); each format reads the names it knows and ignores the others.
 	Options map[string]string
@@ -52,6 +66,9 @@ func (src Source) Companion(name string) (string, []byte, error) {
 // FindFold resolves name (slash-separated, relative to the root) element by element, ignoring
 // case, using src.List. It reports false when any element has no match.
 func (src Source) FindFold(name string) (string, bool) {
+	if src.Fold != nil {
+		return src.Fold(name)
+	}
 	if src.List == nil {
 		return "", false
 	}

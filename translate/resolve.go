@@ -36,26 +36,29 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 	}
 	modelDir := path.Dir(src.Name)
 	base := path.Base(clean)
-	var candidates []string
-	add := func(p string) {
+	var tried []string
+	try := func(p string) (string, bool) {
 		p = path.Clean(p)
-		if p != ".." && !strings.HasPrefix(p, "../") && !slices.Contains(candidates, p) {
-			candidates = append(candidates, p)
+		if p == ".." || strings.HasPrefix(p, "../") || slices.Contains(tried, p) {
+			return "", false
+		}
+		tried = append(tried, p)
+		return src.findImage(p)
+	}
+	for _, p := range []string{clean, path.Join(modelDir, clean), path.Join(modelDir, base)} {
+		if found, ok := try(p); ok {
+			return found, ""
 		}
 	}
-	add(clean)
-	add(path.Join(modelDir, clean))
-	add(path.Join(modelDir, base))
+	// The folders beside the model's are listed only when nothing nearer matched, so that a
+	// model whose texture is found nearer does not depend on its parent folder's listing.
 	if parent := path.Dir(modelDir); modelDir != "." {
 		if siblings, err := src.List(parent); err == nil {
 			for _, sib := range siblings {
-				add(path.Join(parent, sib, base))
+				if found, ok := try(path.Join(parent, sib, base)); ok {
+					return found, ""
+				}
 			}
-		}
-	}
-	for _, c := range candidates {
-		if found, ok := src.findImage(c); ok {
-			return found, ""
 		}
 	}
 	return "", "texture not found: " + ref

@@ -80,6 +80,24 @@ func Decode(name string, data []byte) (img image.Image, err error) {
 	return nil, texerr.Wrap(FormatName, name, 0, translate.ErrUnknownFormat, "not a BLP or TGA texture")
 }
 
+// DecodeConfig makes every check Decode makes of data named name short of decoding its pixels,
+// and returns the image's size (see blp.DecodeConfig and tga.DecodeConfig for the little it
+// leaves to Decode). It is what a document that only refers to the image needs.
+func DecodeConfig(name string, data []byte) (cfg image.Config, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cfg, err = image.Config{}, &translate.InternalError{File: name, Stage: "decode", Panic: p}
+		}
+	}()
+	switch Format(name, data) {
+	case blp.FormatName:
+		return blp.DecodeConfig(name, data)
+	case tga.FormatName:
+		return tga.DecodeConfig(name, data)
+	}
+	return image.Config{}, texerr.Wrap(FormatName, name, 0, translate.ErrUnknownFormat, "not a BLP or TGA texture")
+}
+
 // pngEncoder is shared: png.Encoder is safe for concurrent use when BufferPool is nil.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 

@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"image/color"
 
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 )
@@ -139,13 +140,13 @@ func Decode(name string, data []byte) (image.Image, error) {
 		return nil, err
 	}
 	if h.Encoding == JPEG {
-		return decodeJPEG(name, data, h)
+		j, err := checkJPEG(name, data, h)
+		if err != nil {
+			return nil, err
+		}
+		return decodeJPEG(name, h, j)
 	}
-	if h.dataStart+paletteLen > len(data) {
-		return nil, texerr.Errorf(FormatName, name, int64(len(data)), "palette truncated (file ends at %d, palette at %d..%d)", len(data), h.dataStart, h.dataStart+paletteLen)
-	}
-	need := h.levelBytes()
-	mip, err := h.level0(name, data, need)
+	mip, err := h.checkPixels(name, data)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +164,35 @@ func Decode(name string, data []byte) (image.Image, error) {
 		decodeDXT5(img, mip, h.AlphaBits != 0)
 	}
 	return img, nil
+}
+
+// DecodeConfig makes every check Decode makes before it decodes pixels — the header, the
+// palette, where mip level 0 lies and how long it is, the JPEG stream's own header — and
+// returns the image's size, without allocating the image. A file it accepts fails Decode only
+// inside the JPEG entropy-coded data.
+func DecodeConfig(name string, data []byte) (image.Config, error) {
+	h, err := DecodeHeader(name, data)
+	if err != nil {
+		return image.Config{}, err
+	}
+	if h.Encoding == JPEG {
+		_, err = checkJPEG(name, data, h)
+	} else {
+		_, err = h.checkPixels(name, data)
+	}
+	if err != nil {
+		return image.Config{}, err
+	}
+	return image.Config{ColorModel: color.NRGBAModel, Width: h.Width, Height: h.Height}, nil
+}
+
+// checkPixels checks that the palette (for a paletted image) and mip level 0 of a non-JPEG
+// image lie inside data, and returns the level's bytes.
+func (h Header) checkPixels(name string, data []byte) ([]byte, error) {
+	if h.dataStart+paletteLen > len(data) {
+		return nil, texerr.Errorf(FormatName, name, int64(len(data)), "palette truncated (file ends at %d, palette at %d..%d)", len(data), h.dataStart, h.dataStart+paletteLen)
+	}
+	return h.level0(name, data, h.levelBytes())
 }
 
 // levelBytes returns how many bytes mip level 0 of a non-JPEG image needs.

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
@@ -364,5 +365,29 @@ func TestTooLargeWrapsErrTooLarge(t *testing.T) {
 	_, err := blp.Decode("x", data)
 	if !errors.Is(err, translate.ErrTooLarge) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
+	}
+}
+
+// DecodeConfig accepts what Decode decodes, with its size, and refuses what Decode refuses with
+// the same error, except inside the JPEG entropy-coded data, which it does not read.
+func TestDecodeConfig(t *testing.T) {
+	for _, v := range variants() {
+		cfg, err := blp.DecodeConfig(v.name, v.file)
+		if err != nil || cfg.Width != v.want.Rect.Dx() || cfg.Height != v.want.Rect.Dy() {
+			t.Errorf("%s: DecodeConfig = %+v, %v", v.name, cfg, err)
+		}
+	}
+	for name, data := range badInputs() {
+		_, want := blp.Decode(name, data)
+		_, err := blp.DecodeConfig(name, data)
+		if err == nil {
+			if !strings.HasPrefix(name, "jpeg truncated") && name != "JPEG truncated scan" {
+				t.Errorf("%s: DecodeConfig accepts what Decode refuses (%v)", name, want)
+			}
+			continue
+		}
+		if err.Error() != want.Error() {
+			t.Errorf("%s: DecodeConfig says %q, Decode %q", name, err, want)
+		}
 	}
 }

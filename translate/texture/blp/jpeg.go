@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/jpeg"
+	"io"
 
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 )
@@ -16,35 +17,38 @@ import (
 // bytes are the stored components inverted (255 − v); without it, it refuses the stream.
 var adobeAPP14 = []byte{0xFF, 0xEE, 0, 14, 'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 0}
 
-// decodeJPEG decodes a JPEG-compressed BLP: level 0 is the shared JPEG header followed by the
-// level's bytes. Blizzard's encoder stores four components, B, G, R, A, with no APP14 marker.
-func decodeJPEG(name string, data []byte, h Header) (image.Image, error) {
+// jpegStream is a JPEG BLP's level 0 as one JPEG stream, checked (checkJPEG).
+type jpegStream struct {
+	hdr, mip []byte // the shared JPEG header and the level's own bytes
+	ncomp    int    // components the stream's frame header declares
+}
+
+// checkJPEG checks a JPEG-compressed BLP up to its entropy-coded data: level 0 is the shared
+// JPEG header followed by the level's bytes, and their frame header must declare a size the
+// data can hold.
+func checkJPEG(name string, data []byte, h Header) (jpegStream, error) {
 	hs := h.dataStart
 	if hs+4 > len(data) {
-		return nil, texerr.Errorf(FormatName, name, int64(len(data)), "JPEG header size truncated")
+		return jpegStream{}, texerr.Errorf(FormatName, name, int64(len(data)), "JPEG header size truncated")
 	}
 	hdrLen := uint64(binary.LittleEndian.Uint32(data[hs:]))
 	if uint64(hs+4)+hdrLen > uint64(len(data)) {
-		return nil, texerr.Errorf(FormatName, name, int64(hs), "JPEG header of %d bytes runs past the end of the file (%d bytes)", hdrLen, len(data))
+		return jpegStream{}, texerr.Errorf(FormatName, name, int64(hs), "JPEG header of %d bytes runs past the end of the file (%d bytes)", hdrLen, len(data))
 	}
 	hdr := data[hs+4 : hs+4+int(hdrLen)]
 	mip, err := h.level0(name, data, 0)
 	if err != nil {
-		return nil, err
+		return jpegStream{}, err
 	}
 	if len(hdr) < 2 || hdr[0] != 0xFF || hdr[1] != 0xD8 {
-		return nil, texerr.Errorf(FormatName, name, int64(hs+4), "JPEG header does not start with SOI")
+		return jpegStream{}, texerr.Errorf(FormatName, name, int64(hs+4), "JPEG header does not start with SOI")
 	}
-	stream := make([]byte, 0, len(adobeAPP14)+len(hdr)+len(mip))
-	stream = append(stream, hdr...)
-	stream = append(stream, mip...)
-
-	cfg, err := jpeg.DecodeConfig(bytes.NewReader(stream))
+	cfg, err := jpeg.DecodeConfig(io.MultiReader(bytes.NewReader(hdr), bytes.NewReader(mip)))
 	if err != nil {
-		return nil, texerr.Wrap(FormatName, name, int64(hs+4), err, "JPEG")
+		return jpegStream{}, texerr.Wrap(FormatName, name, int64(hs+4), err, "JPEG")
 	}
 	if err := texerr.CheckSize(FormatName, name, int64(hs+4), uint64(cfg.Width), uint64(cfg.Height)); err != nil {
-		return nil, err
+		return jpegStream{}, err
 	}
 	ncomp := 3
 	switch cfg.ColorModel {
@@ -58,16 +62,24 @@ func decodeJPEG(name string, data []byte, h Header) (image.Image, error) {
 	// the whole image.
 	blocks := uint64((cfg.Width+7)/8) * uint64((cfg.Height+7)/8)
 	if uint64(len(mip))*8 < blocks*uint64(ncomp) {
-		return nil, texerr.Errorf(FormatName, name, int64(h.mipOffset), "JPEG data of %d bytes is too short for a %d×%d image", len(mip), cfg.Width, cfg.Height)
+		return jpegStream{}, texerr.Errorf(FormatName, name, int64(h.mipOffset), "JPEG data of %d bytes is too short for a %d×%d image", len(mip), cfg.Width, cfg.Height)
 	}
-	if ncomp == 4 {
+	return jpegStream{hdr: hdr, mip: mip, ncomp: ncomp}, nil
+}
+
+// decodeJPEG decodes the checked stream j of a JPEG-compressed BLP. Blizzard's encoder stores
+// four components, B, G, R, A, with no APP14 marker.
+func decodeJPEG(name string, h Header, j jpegStream) (image.Image, error) {
+	stream := make([]byte, 0, len(adobeAPP14)+len(j.hdr)+len(j.mip))
+	if j.ncomp == 4 {
 		// Insert the APP14 segment right after SOI.
-		stream = stream[:0]
-		stream = append(stream, hdr[:2]...)
+		stream = append(stream, j.hdr[:2]...)
 		stream = append(stream, adobeAPP14...)
-		stream = append(stream, hdr[2:]...)
-		stream = append(stream, mip...)
+		stream = append(stream, j.hdr[2:]...)
+	} else {
+		stream = append(stream, j.hdr...)
 	}
+	stream = append(stream, j.mip...)
 	img, err := jpeg.Decode(bytes.NewReader(stream))
 	if err != nil {
 		return nil, texerr.Wrap(FormatName, name, int64(h.mipOffset), err, "JPEG")

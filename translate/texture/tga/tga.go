@@ -9,6 +9,7 @@ package tga
 import (
 	"encoding/binary"
 	"image"
+	"image/color"
 
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 )
@@ -104,6 +105,59 @@ func DecodeHeader(name string, data []byte) (Header, error) {
 	return h, nil
 }
 
+// DecodeConfig makes every check Decode makes before it decodes pixels — the header, and that
+// the image data (walked packet by packet when run-length encoded) holds every pixel — and
+// returns the image's size, without allocating the image. A file it accepts fails Decode only
+// when a pixel names a colour-map entry outside the map.
+func DecodeConfig(name string, data []byte) (image.Config, error) {
+	h, err := DecodeHeader(name, data)
+	if err != nil {
+		return image.Config{}, err
+	}
+	if err := h.checkData(name, data); err != nil {
+		return image.Config{}, err
+	}
+	model := color.Model(color.NRGBAModel)
+	if h.kind() == 3 && h.Depth == 8 {
+		model = color.GrayModel
+	}
+	return image.Config{ColorModel: model, Width: h.Width, Height: h.Height}, nil
+}
+
+// checkData checks that the image data after the header holds every pixel: for run-length
+// encoded data, that its packets cover exactly the pixels and lie inside the file.
+func (h Header) checkData(name string, data []byte) error {
+	bpp := (h.Depth + 7) / 8
+	n := h.Width * h.Height
+	src := data[h.dataStart:]
+	if !h.RLE() {
+		if len(src) < n*bpp {
+			return texerr.Errorf(FormatName, name, int64(len(data)), "image data truncated (needs %d bytes after offset %d, file has %d)", n*bpp, h.dataStart, len(src))
+		}
+		return nil
+	}
+	pos, got := 0, 0
+	for got < n {
+		if pos >= len(src) {
+			return texerr.Errorf(FormatName, name, int64(h.dataStart+pos), "RLE data truncated after %d of %d pixels", got, n)
+		}
+		c := int(src[pos]&0x7f) + 1
+		size := bpp
+		if src[pos]&0x80 == 0 {
+			size = c * bpp
+		}
+		if got+c > n {
+			return texerr.Errorf(FormatName, name, int64(h.dataStart+pos), "RLE packet of %d pixels runs past the last pixel (%d of %d done)", c, got, n)
+		}
+		if pos+1+size > len(src) {
+			return texerr.Errorf(FormatName, name, int64(h.dataStart+pos), "RLE packet truncated")
+		}
+		pos += 1 + size
+		got += c
+	}
+	return nil
+}
+
 // Decode decodes the TGA file data, named name in errors. An 8-bit greyscale image comes back
 // as *image.Gray, anything else as *image.NRGBA (straight alpha).
 func Decode(name string, data []byte) (image.Image, error) {
@@ -111,15 +165,14 @@ func Decode(name string, data []byte) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.checkData(name, data); err != nil {
+		return nil, err
+	}
 	bpp := (h.Depth + 7) / 8
 	n := h.Width * h.Height
 	raw := data[h.dataStart:]
 	if h.RLE() {
-		if raw, err = unRLE(name, h, raw, n, bpp); err != nil {
-			return nil, err
-		}
-	} else if len(raw) < n*bpp {
-		return nil, texerr.Errorf(FormatName, name, int64(len(data)), "image data truncated (needs %d bytes after offset %d, file has %d)", n*bpp, h.dataStart, len(raw))
+		raw = unRLE(raw, n, bpp)
 	}
 	raw = raw[:n*bpp]
 
@@ -252,32 +305,12 @@ func forceOpaqueIfClear(img *image.NRGBA) {
 	}
 }
 
-// unRLE expands the run-length encoded image data src into n pixels of bpp bytes. It walks the
-// packets first, so that truncated data or a packet running past the last pixel is refused
-// before the output is allocated.
-func unRLE(name string, h Header, src []byte, n, bpp int) ([]byte, error) {
-	pos, got := 0, 0
-	for got < n {
-		if pos >= len(src) {
-			return nil, texerr.Errorf(FormatName, name, int64(h.dataStart+pos), "RLE data truncated after %d of %d pixels", got, n)
-		}
-		c := int(src[pos]&0x7f) + 1
-		size := bpp
-		if src[pos]&0x80 == 0 {
-			size = c * bpp
-		}
-		if got+c > n {
-			return nil, texerr.Errorf(FormatName, name, int64(h.dataStart+pos), "RLE packet of %d pixels runs past the last pixel (%d of %d done)", c, got, n)
-		}
-		if pos+1+size > len(src) {
-			return nil, texerr.Errorf(FormatName, name, int64(h.dataStart+pos), "RLE packet truncated")
-		}
-		pos += 1 + size
-		got += c
-	}
+// unRLE expands the run-length encoded image data src, already checked by checkData, into n
+// pixels of bpp bytes.
+func unRLE(src []byte, n, bpp int) []byte {
 	out := make([]byte, n*bpp)
 	o := 0
-	for pos = 0; o < len(out); {
+	for pos := 0; o < len(out); {
 		c := int(src[pos]&0x7f) + 1
 		if src[pos]&0x80 == 0 {
 			o += copy(out[o:], src[pos+1:pos+1+c*bpp])
@@ -290,5 +323,5 @@ func unRLE(name string, h Header, src []byte, n, bpp int) ([]byte, error) {
 		}
 		pos += 1 + bpp
 	}
-	return out, nil
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
@@ -222,6 +223,30 @@ func TestBadInput(t *testing.T) {
 		}
 		if alloc := ms1.TotalAlloc - ms0.TotalAlloc; alloc > 16*uint64(len(data))+64<<10 {
 			t.Errorf("%s: %d bytes of input, %d bytes allocated", name, len(data), alloc)
+		}
+	}
+}
+
+// DecodeConfig accepts what Decode decodes, with its size, and refuses what Decode refuses with
+// the same error, except a pixel naming a colour-map entry outside the map.
+func TestDecodeConfig(t *testing.T) {
+	for _, v := range variants() {
+		cfg, err := tga.DecodeConfig(v.name, v.file)
+		if err != nil || cfg.Width != v.want.Bounds().Dx() || cfg.Height != v.want.Bounds().Dy() {
+			t.Errorf("%s: DecodeConfig = %+v, %v", v.name, cfg, err)
+		}
+	}
+	for name, data := range badInputs() {
+		_, want := tga.Decode(name, data)
+		_, err := tga.DecodeConfig(name, data)
+		if err == nil {
+			if !strings.Contains(want.Error(), "outside the map") {
+				t.Errorf("%s: DecodeConfig accepts what Decode refuses (%v)", name, want)
+			}
+			continue
+		}
+		if err.Error() != want.Error() {
+			t.Errorf("%s: DecodeConfig says %q, Decode %q", name, err, want)
 		}
 	}
 }
