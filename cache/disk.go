@@ -1,0 +1,651 @@
+package cache
+
+import (
+	"container/list"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Key names one disk entry: a SHA-256 of everything its documents depend on.
+type Key [32]byte
+
+// String returns the key in hexadecimal, as its file is named.
+func (k Key) String() string { return hex.EncodeToString(k[:]) }
+
+// DefaultDiskBytes is the default budget of a Disk: 1 GiB.
+const DefaultDiskBytes = 1 << 30
+
+// MinDiskBytes is the smallest budget a Disk accepts: room for its own directories and a few
+// entries.
+const MinDiskBytes = 4 << 20
+
+// DiskOptions configure a Disk.
+type DiskOptions struct {
+	Dir      string // the cache directory; made when absent
+	MaxBytes int64  // budget for everything in Dir; DefaultDiskBytes when 0
+}
+
+// Part is one named document of a disk entry.
+type Part struct {
+	Name string
+	Data []byte
+}
+
+// DiskStats are a Disk's counters since it was opened, and what its directory holds.
+type DiskStats struct {
+	Hits      int64 // Get that found a sound entry
+	Misses    int64 // Get that found none
+	Corrupt   int64 // entries found damaged (short, bad checksum) and removed
+	Writes    int64 // entries written
+	Evictions int64 // entries removed to stay in budget
+	Entries   int   // entries held now
+	Bytes     int64 // bytes charged now: entries, journals and directories, in 4 KiB blocks
+	Max       int64 // the budget
+}
+
+// Errors of the disk tier.
+var (
+	// ErrCorrupt is wrapped by the errors of entries found damaged; such an entry has been
+	// removed, and its documents must be made again.
+	ErrCorrupt = errors.New("damaged cache entry")
+	// ErrPaused is returned by Put for a while after a write failed (a full disk, say), so that
+	// the caller carries on from memory without retrying, and logging, every time.
+	ErrPaused = errors.New("disk cache writes paused after a failure")
+	// ErrNotCacheDir is returned by OpenDisk for a directory that holds other things.
+	ErrNotCacheDir = errors.New("not a modelfs cache directory")
+)
+
+// Layout: a marker naming the directory as ours, the lock file, entries in data/XX/KEY,
+// journals in index/, small state files in state/, temporary files in tmp/.
+const (
+	markerName   = "modelfs-cache"
+	markerText   = "modelfs disk cache, layout 1\n"
+	cacheDirTag  = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache made by modelfs (modelfs cache clear empties it).\n"
+	blockSize    = 4096
+	pauseAfter   = time.Minute
+	tmpMaxAge    = 10 * time.Minute
+	maxHeaderLen = 4 << 20
+	maxParts     = 64
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+type diskEntry struct {
+	key    Key
+	charge int64
+}
+
+// Disk is the persistent tier: entries of named parts under content keys, in a directory. It
+// is safe for concurrent use, and several processes may share one directory.
+type Disk struct {
+	dir  string
+	max  int64
+	lock lockFile
+
+	mu          sync.Mutex
+	lru         *list.List // front = most recently used; values are *diskEntry
+	items       map[Key]*list.Element
+	used        int64 // everything charged: entries + fixed
+	fixed       int64 // directories and journals
+	subdirs     map[string]bool
+	written     int64 // bytes written since the last scan
+	pausedUntil time.Time
+	stats       DiskStats
+}
+
+// OpenDisk opens (making it when absent) the cache directory opt.Dir: it takes stock of the
+// entries there, removes temporary files that a killed process left behind, and evicts down to
+// the budget. A directory that is not empty and not a modelfs cache is refused.
+func OpenDisk(opt DiskOptions) (*Disk, error) {
+	if opt.MaxBytes == 0 {
+		opt.MaxBytes = DefaultDiskBytes
+	}
+	if opt.MaxBytes < MinDiskBytes {
+		return nil, fmt.Errorf("disk cache budget of %d bytes is below the minimum of %d", opt.MaxBytes, MinDiskBytes)
+	}
+	dir, err := filepath.Abs(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepare(dir); err != nil {
+		return nil, err
+	}
+	d := &Disk{dir: dir, max: opt.MaxBytes, lru: list.New(), items: make(map[Key]*list.Element), subdirs: map[string]bool{}}
+	if d.lock, err = openLock(filepath.Join(dir, "lock")); err != nil {
+		return nil, err
+	}
+	d.cleanTmp()
+	d.mu.Lock()
+	d.scanLocked()
+	d.evictLocked(0)
+	d.mu.Unlock()
+	return d, nil
+}
+
+// prepare makes dir a cache directory, or checks that it is one.
+func prepare(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	marker := filepath.Join(dir, markerName)
+	if b, err := os.ReadFile(marker); err == nil {
+		if string(b) != markerText {
+			return fmt.Errorf("%s: %w (layout %q; clear it with `modelfs cache clear`)", dir, ErrNotCacheDir, strings.TrimSpace(string(b)))
+		}
+	} else {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if e.Name() != "CACHEDIR.TAG" && !strings.HasPrefix(e.Name(), ".") {
+				return fmt.Errorf("%s: %w: it holds %s and no %s", dir, ErrNotCacheDir, e.Name(), markerName)
+			}
+		}
+		if err := writeAtomic(dir, marker, []byte(markerText)); err != nil {
+			return err
+		}
+	}
+	for _, sub := range []string{"data", "index", "state", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); errors.Is(err, fs.ErrNotExist) {
+		return writeAtomic(dir, filepath.Join(dir, "CACHEDIR.TAG"), []byte(cacheDirTag))
+	}
+	return nil
+}
+
+// Dir returns the cache directory's absolute path.
+func (d *Disk) Dir() string { return d.dir }
+
+// Close releases the lock file.
+func (d *Disk) Close() error { return d.lock.close() }
+
+func (d *Disk) path(k Key) string {
+	s := k.String()
+	return filepath.Join(d.dir, "data", s[:2], s)
+}
+
+func blocks(n int64) int64 { return (n + blockSize - 1) / blockSize * blockSize }
+
+// cleanTmp removes the temporary files that killed writers left behind: those no live writer
+// holds a lock on, and any old enough that no writer can still own them.
+func (d *Disk) cleanTmp() {
+	tmp := filepath.Join(d.dir, "tmp")
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(tmp, e.Name())
+		if fi, err := e.Info(); err == nil && (time.Since(fi.ModTime()) > tmpMaxAge || abandoned(p)) {
+			os.Remove(p)
+		}
+	}
+}
+
+// scanLocked takes stock of the directory: every entry with its size and last use (its mtime),
+// the journals and the directories themselves.
+func (d *Disk) scanLocked() {
+	type found struct {
+		key    Key
+		charge int64
+		used   time.Time
+	}
+	var all []found
+	fixed := int64(5 * blockSize) // the directory and its four subdirectories
+	clear(d.subdirs)
+	subs, _ := os.ReadDir(filepath.Join(d.dir, "data"))
+	for _, sub := range subs {
+		if !sub.IsDir() {
+			continue
+		}
+		d.subdirs[sub.Name()] = true
+		fixed += blockSize
+		ents, _ := os.ReadDir(filepath.Join(d.dir, "data", sub.Name()))
+		for _, e := range ents {
+			var k Key
+			if n, err := hex.Decode(k[:], []byte(e.Name())); err != nil || n != len(k) || len(e.Name()) != 2*len(k) {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			all = append(all, found{k, blocks(fi.Size()), fi.ModTime()})
+		}
+	}
+	for _, sub := range []string{".", "index", "state"} { // the marker, the tag, journals, states
+		ents, _ := os.ReadDir(filepath.Join(d.dir, sub))
+		for _, e := range ents {
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+				fixed += blocks(fi.Size())
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b found) int { return b.used.Compare(a.used) })
+	d.lru.Init()
+	clear(d.items)
+	d.used, d.fixed = fixed, fixed
+	for _, f := range all {
+		d.items[f.key] = d.lru.PushBack(&diskEntry{f.key, f.charge})
+		d.used += f.charge
+	}
+	d.stats.Entries = len(d.items)
+	d.written = 0
+}
+
+// evictLocked removes least recently used entries until room more bytes fit in the budget.
+func (d *Disk) evictLocked(room int64) {
+	for d.used+room > d.max {
+		el := d.lru.Back()
+		if el == nil {
+			return
+		}
+		e := el.Value.(*diskEntry)
+		d.dropLocked(el)
+		os.Remove(d.path(e.key))
+		d.stats.Evictions++
+	}
+}
+
+func (d *Disk) dropLocked(el *list.Element) {
+	e := d.lru.Remove(el).(*diskEntry)
+	delete(d.items, e.key)
+	d.used -= e.charge
+	d.stats.Entries = len(d.items)
+}
+
+// Stats returns the counters and what the directory holds, as far as this process knows.
+func (d *Disk) Stats() DiskStats {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := d.stats
+	s.Entries, s.Bytes, s.Max = len(d.items), d.used, d.max
+	return s
+}
+
+// Entry is an open disk entry: its metadata and the sizes of its parts, read and checked;
+// Read gives a part's bytes. An Entry reads the file it was opened on, so an entry replaced or
+// evicted meanwhile is still read whole and unmixed. Close it when done.
+type Entry struct {
+	Key   Key
+	Meta  []byte // the caller's metadata, as given to Put
+	parts []part
+	f     *os.File
+	data  int64 // offset of the first part
+	d     *Disk
+}
+
+type part struct {
+	name     string
+	off, len int64
+	crc      uint32
+}
+
+// Get opens the entry stored under key. It returns an error wrapping fs.ErrNotExist when there
+// is none, and one wrapping ErrCorrupt (after removing it) when it is damaged.
+func (d *Disk) Get(key Key) (*Entry, error) {
+	p := d.path(key)
+	f, err := os.Open(p)
+	if err != nil {
+		d.count(func(s *DiskStats) { s.Misses++ })
+		return nil, err
+	}
+	e, err := readEntry(f, key)
+	if err != nil {
+		d.discard(key, f)
+		f.Close()
+		return nil, err
+	}
+	e.d = d
+	now := time.Now()
+	os.Chtimes(p, now, now) // its last use, for the next process that takes stock
+	d.mu.Lock()
+	d.stats.Hits++
+	if el, ok := d.items[key]; ok {
+		d.lru.MoveToFront(el)
+	} else if fi, err := f.Stat(); err == nil { // written by another process
+		d.items[key] = d.lru.PushFront(&diskEntry{key, blocks(fi.Size())})
+		d.used += blocks(fi.Size())
+		d.stats.Entries = len(d.items)
+	}
+	d.mu.Unlock()
+	return e, nil
+}
+
+func (d *Disk) count(f func(*DiskStats)) {
+	d.mu.Lock()
+	f(&d.stats)
+	d.mu.Unlock()
+}
+
+// discard removes the damaged entry open as f, unless its name now holds another file (a
+// sound copy just written by someone else).
+func (d *Disk) discard(key Key, f *os.File) {
+	p := d.path(key)
+	if a, err := f.Stat(); err == nil {
+		if b, err := os.Lstat(p); err == nil && os.SameFile(a, b) {
+			os.Remove(p)
+		}
+	}
+	d.mu.Lock()
+	d.stats.Corrupt++
+	if el, ok := d.items[key]; ok {
+		d.dropLocked(el)
+	}
+	d.mu.Unlock()
+}
+
+// The file of an entry:
+//
+//	"MFSB" | u32 layout (1) | u32 header length | u32 CRC-32C of the header | header | parts
+//	header: key (32 bytes) | uvarint meta length | meta | uvarint part count |
+//	        per part: uvarint name length | name | uvarint length | u32 CRC-32C of the part
+//
+// Parts follow the header in order; the file is exactly as long as they say.
+const (
+	entryMagic  = "MFSB"
+	entryLayout = 1
+	preamble    = 16
+)
+
+func corrupt(f *os.File, format string, args ...any) error {
+	return fmt.Errorf("%s: %w: %s", f.Name(), ErrCorrupt, fmt.Sprintf(format, args...))
+}
+
+// readEntry reads and checks the header of the entry file f, which must be key's.
+func readEntry(f *os.File, key Key) (*Entry, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	var pre [preamble]byte
+	if _, err := f.ReadAt(pre[:], 0); err != nil {
+		return nil, corrupt(f, "%d bytes, shorter than the preamble", size)
+	}
+	if string(pre[:4]) != entryMagic || binary.LittleEndian.Uint32(pre[4:]) != entryLayout {
+		return nil, corrupt(f, "not an entry of layout %d", entryLayout)
+	}
+	hlen := int64(binary.LittleEndian.Uint32(pre[8:]))
+	if hlen > maxHeaderLen || preamble+hlen > size {
+		return nil, corrupt(f, "header of %d bytes in a file of %d", hlen, size)
+	}
+	h := make([]byte, hlen)
+	if _, err := f.ReadAt(h, preamble); err != nil {
+		return nil, corrupt(f, "header: %v", err)
+	}
+	if crc32.Checksum(h, castagnoli) != binary.LittleEndian.Uint32(pre[12:]) {
+		return nil, corrupt(f, "header checksum")
+	}
+	r := reader{b: h}
+	var k Key
+	copy(k[:], r.bytes(len(k)))
+	e := &Entry{Key: k, f: f, data: preamble + hlen}
+	e.Meta = r.bytes(r.count(len(h)))
+	n := r.count(maxParts)
+	off := int64(0)
+	for range n {
+		p := part{name: string(r.bytes(r.count(256))), off: off}
+		p.len = int64(r.uvarint())
+		p.crc = r.u32()
+		if p.len < 0 || p.len > size {
+			r.err = true
+		}
+		off += p.len
+		e.parts = append(e.parts, p)
+	}
+	switch {
+	case r.err || r.n != len(h):
+		return nil, corrupt(f, "malformed header")
+	case k != key:
+		return nil, corrupt(f, "holds key %s", k)
+	case e.data+off != size:
+		return nil, corrupt(f, "%d bytes, want %d", size, e.data+off)
+	}
+	return e, nil
+}
+
+// Names returns the names of the entry's parts, in the order they were put.
+func (e *Entry) Names() []string {
+	out := make([]string, len(e.parts))
+	for i, p := range e.parts {
+		out[i] = p.name
+	}
+	return out
+}
+
+// Size returns the length of the part named name; ok is false when there is none.
+func (e *Entry) Size(name string) (n int64, ok bool) {
+	for _, p := range e.parts {
+		if p.name == name {
+			return p.len, true
+		}
+	}
+	return 0, false
+}
+
+// Read returns the bytes of the part named name, checked against their checksum. A part that
+// fails the check removes the entry and gives an error wrapping ErrCorrupt; a missing part one
+// wrapping fs.ErrNotExist.
+func (e *Entry) Read(name string) ([]byte, error) {
+	for _, p := range e.parts {
+		if p.name != name {
+			continue
+		}
+		b := make([]byte, p.len)
+		if _, err := e.f.ReadAt(b, e.data+p.off); err != nil && !(err == io.EOF && len(b) == 0) {
+			e.d.discard(e.Key, e.f)
+			return nil, corrupt(e.f, "part %s: %v", name, err)
+		}
+		if crc32.Checksum(b, castagnoli) != p.crc {
+			e.d.discard(e.Key, e.f)
+			return nil, corrupt(e.f, "part %s: checksum", name)
+		}
+		return b, nil
+	}
+	return nil, &fs.PathError{Op: "read", Path: e.f.Name() + ":" + name, Err: fs.ErrNotExist}
+}
+
+// Close closes the entry's file.
+func (e *Entry) Close() error { return e.f.Close() }
+
+// Put stores parts and meta under key, replacing any entry there, after evicting least recently
+// used entries to make room. The file is written aside and renamed into place, so a reader —
+// or a process killed halfway — never sees a part of it. An entry larger than half the budget
+// is not stored (nil is returned). After a failed write (a full disk, say) Put returns
+// ErrPaused for a minute without writing.
+func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
+	if len(parts) > maxParts {
+		return fmt.Errorf("disk cache: %d parts (at most %d)", len(parts), maxParts)
+	}
+	var h []byte
+	h = append(h, key[:]...)
+	h = binary.AppendUvarint(h, uint64(len(meta)))
+	h = append(h, meta...)
+	h = binary.AppendUvarint(h, uint64(len(parts)))
+	total := int64(0)
+	for _, p := range parts {
+		h = binary.AppendUvarint(h, uint64(len(p.Name)))
+		h = append(h, p.Name...)
+		h = binary.AppendUvarint(h, uint64(len(p.Data)))
+		h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(p.Data, castagnoli))
+		total += int64(len(p.Data))
+	}
+	if len(h) > maxHeaderLen {
+		return fmt.Errorf("disk cache: header of %d bytes (at most %d)", len(h), maxHeaderLen)
+	}
+	charge := blocks(preamble + int64(len(h)) + total)
+	sub := key.String()[:2]
+
+	d.mu.Lock()
+	if time.Now().Before(d.pausedUntil) {
+		d.mu.Unlock()
+		return ErrPaused
+	}
+	if charge > d.max/2 {
+		d.mu.Unlock()
+		return nil
+	}
+	if d.written > d.max/4 {
+		d.scanLocked() // catch up with what other processes sharing the directory wrote
+	}
+	if el, ok := d.items[key]; ok {
+		d.dropLocked(el) // replaced below
+	}
+	room := charge
+	if !d.subdirs[sub] {
+		room += blockSize
+	}
+	d.evictLocked(room)
+	d.used += room // reserved while writing
+	d.mu.Unlock()
+
+	err := d.write(key, sub, h, parts)
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.used -= room
+	if err != nil {
+		d.pausedUntil = time.Now().Add(pauseAfter)
+		return fmt.Errorf("disk cache %s: %w", d.dir, err)
+	}
+	if !d.subdirs[sub] {
+		d.subdirs[sub] = true
+		d.fixed += blockSize
+		d.used += blockSize
+	}
+	if el, ok := d.items[key]; ok {
+		d.dropLocked(el)
+	}
+	d.items[key] = d.lru.PushFront(&diskEntry{key, charge})
+	d.used += charge
+	d.written += charge
+	d.stats.Writes++
+	d.stats.Entries = len(d.items)
+	return nil
+}
+
+// write writes the entry file aside and renames it into place.
+func (d *Disk) write(key Key, sub string, h []byte, parts []Part) error {
+	if err := os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(d.dir, d.path(key), func(w io.Writer) error {
+		var pre [preamble]byte
+		copy(pre[:], entryMagic)
+		binary.LittleEndian.PutUint32(pre[4:], entryLayout)
+		binary.LittleEndian.PutUint32(pre[8:], uint32(len(h)))
+		binary.LittleEndian.PutUint32(pre[12:], crc32.Checksum(h, castagnoli))
+		if _, err := w.Write(pre[:]); err != nil {
+			return err
+		}
+		if _, err := w.Write(h); err != nil {
+			return err
+		}
+		for _, p := range parts {
+			if _, err := w.Write(p.Data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeAtomic writes data to path (inside the cache directory dir) through a temporary file.
+func writeAtomic(dir, path string, data []byte) error {
+	return writeFileAtomic(dir, path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileAtomic writes a file with fill in dir's tmp folder (or dir itself, before the
+// layout exists) and renames it to path. No fsync: a process killed at any moment leaves the
+// old file or the new one, and a machine that loses power may leave a damaged file, which
+// every read checks for.
+func writeFileAtomic(dir, path string, fill func(io.Writer) error) error {
+	tmp := filepath.Join(dir, "tmp")
+	if _, err := os.Stat(tmp); err != nil {
+		tmp = dir
+	}
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	name := filepath.Join(tmp, "."+filepath.Base(path)+"."+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	holdWhileWriting(f)
+	err = fill(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// reader decodes a header, remembering the first error instead of returning it.
+type reader struct {
+	b   []byte
+	n   int
+	err bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b[r.n:])
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.n += n
+	return v
+}
+
+// count reads a count and checks it against limit.
+func (r *reader) count(limit int) int {
+	v := r.uvarint()
+	if v > uint64(limit) {
+		r.err = true
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err || n > len(r.b)-r.n {
+		r.err = true
+		return nil
+	}
+	b := r.b[r.n : r.n+n : r.n+n]
+	r.n += n
+	return b
+}
+
+func (r *reader) u32() uint32 {
+	b := r.bytes(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
