@@ -504,11 +504,11 @@ func BenchmarkListing(b *testing.B) {
 	close(names)
 	wg.Wait()
 	st := srv.Stats()
-	if st.Translations < int64(models*len(translate.Kinds)) || st.Cache.Evictions != 0 {
+	if st.Translations < int64(models*len(translate.Kinds)) || st.Memory.Evictions != 0 {
 		b.Fatalf("warm-up: %+v", st)
 	}
 	// More than one translation per document means keys changed between a Getattr and an Open.
-	b.Logf("warm-up: %d translations for %d documents; cache %+v", st.Translations, models*len(translate.Kinds), st.Cache)
+	b.Logf("warm-up: %d translations for %d documents; cache %+v", st.Translations, models*len(translate.Kinds), st.Memory)
 
 	for _, mode := range []string{"expired", "hot"} {
 		b.Run(mode, func(b *testing.B) {

@@ -1,137 +1,455 @@
 package vfs
 
 import (
+	"context"
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"path"
 	"slices"
 	"sync"
 
+	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/metajson"
 )
 
-// recorder wraps a Source's companion opener and remembers what was read, as it was just before
-// reading (so a change during the read shows up as a new key, never as a stale one).
+// The pipeline behind every virtual file: one load per model version, shared by every kind and
+// every caller. A stat needs the version (its sizes), a read the bytes of one kind too. Each is
+// looked for in turn in the versions (the size index), the memory tier, the disk tier, and
+// only then made, by one decode that produces every enabled kind.
+
+// need is what a caller of get needs of a version.
+type need uint8
+
+const (
+	needSize  need = iota // the sizes, to answer a stat
+	needBytes             // the bytes of one kind, to serve a read
+)
+
+// loaded is what one load found or made.
+type loaded struct {
+	v   *version
+	out map[translate.Kind][]byte // the documents, when the load read or made them
+}
+
+// get returns the current version of the model (or texture) at src and, with needBytes, the
+// bytes of kind; for a failed kind other than the .json the error is a *failure. fi, when not
+// nil, is a fresh Lstat of src. Concurrent callers for one source share one load, each waiting
+// on its own ctx.
+func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*version, []byte, error) {
+	for range 4 {
+		if v := f.currentVersion(src, fi); v != nil && v.has(kind) {
+			if v.fails[kindIndex(kind)] != failNone {
+				return v, nil, v.failure(src, kind)
+			}
+			if n == needSize {
+				return v, nil, nil
+			}
+			if b, ok := f.bytes(v, kind); ok {
+				return v, b, nil
+			}
+		}
+		r, err := f.loads.Do(ctx, src, func() (loaded, error) { return f.load(src, kind, n) })
+		if err != nil {
+			return nil, nil, err
+		}
+		if r.v.has(kind) {
+			if r.v.fails[kindIndex(kind)] != failNone {
+				return r.v, nil, r.v.failure(src, kind)
+			}
+			if n == needSize {
+				return r.v, nil, nil
+			}
+			if b, ok := r.out[kind]; ok {
+				return r.v, b, nil
+			}
+			if b, ok := f.bytes(r.v, kind); ok {
+				return r.v, b, nil
+			}
+		}
+		fi = nil // the load served another caller's need: look again
+	}
+	return nil, nil, &failure{path: src, err: errors.New("the document could not be kept long enough to be read")}
+}
+
+// bytes returns the document of kind of v from the memory or the disk tier.
+func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
+	mk := memKey(v.key, kind)
+	if b, ok := f.mem.Get(mk); ok {
+		return b, true
+	}
+	if f.disk == nil || !v.persist {
+		return nil, false
+	}
+	e, err := f.disk.Get(v.key)
+	if err != nil {
+		f.diskError(err)
+		return nil, false
+	}
+	defer e.Close()
+	deps, _, err := decodeMeta(e.Meta)
+	if err != nil || !depsEqual(deps, v.deps) {
+		return nil, false // made from other companions, by another mount: not this version's
+	}
+	b, err := e.Read(kindName(kind))
+	if err != nil {
+		f.diskError(err)
+		return nil, false
+	}
+	f.mem.Put(mk, b)
+	return b, true
+}
+
+// load is the body of one shared load of src: it finds the current version, from the versions
+// or the disk tier, or makes it, so that it has kind (and its bytes, with needBytes).
+func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
+	fi, err := f.root.Lstat(src)
+	if err != nil {
+		return loaded{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return loaded{}, errNotModel
+	}
+	data, st, err := f.readFile(src, src)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return loaded{}, err // gone since the Lstat
+		}
+		return loaded{v: f.unreadable(src, err)}, nil
+	}
+	key := f.sourceKey(src, st.sum)
+	enough := func(v *version) bool {
+		if !v.has(kind) || n == needSize || v.fails[kindIndex(kind)] != failNone {
+			return v.has(kind)
+		}
+		_, ok := f.bytes(v, kind)
+		return ok
+	}
+	// The source's bytes are as before (only its times changed, say), and so are its deps.
+	f.mu.Lock()
+	v, ok := f.versions.get(src)
+	f.mu.Unlock()
+	if ok && v.key == key && f.depsHold(v) {
+		f.keep(src, v)
+		if enough(v) {
+			return loaded{v: v}, nil
+		}
+	}
+	if r, ok := f.fromDisk(src, key, st, kind, n); ok && enough(r.v) {
+		return r, nil
+	}
+	if f.disk != nil {
+		// Another process sharing the cache may be making it: wait for it, then look again.
+		unlock, err := f.disk.Lock(context.Background(), key)
+		if err == nil {
+			defer unlock()
+			if r, ok := f.fromDisk(src, key, st, kind, n); ok && enough(r.v) {
+				return r, nil
+			}
+		}
+	}
+	return f.make(src, data, st, key)
+}
+
+// depsHold reports whether every dep of v holds.
+func (f *fsys) depsHold(v *version) bool {
+	for _, d := range v.deps {
+		if !f.current(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// fromDisk looks for the version of src with key in the disk tier, and takes it when its
+// deps hold.
+func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.Kind, n need) (loaded, bool) {
+	if f.disk == nil {
+		return loaded{}, false
+	}
+	e, err := f.disk.Get(key)
+	if err != nil {
+		f.diskError(err)
+		return loaded{}, false
+	}
+	defer e.Close()
+	deps, fails, err := decodeMeta(e.Meta)
+	if err != nil {
+		return loaded{}, false
+	}
+	v := &version{key: key, deps: deps, fails: fails, persist: true, mtime: st.id.mtime}
+	for i := range v.sizes {
+		v.sizes[i] = sizeUnknown
+	}
+	for _, k := range allKinds {
+		if size, ok := e.Size(kindName(k)); ok {
+			v.sizes[kindIndex(k)] = size
+		} else if v.fails[kindIndex(k)] != failNone {
+			v.sizes[kindIndex(k)] = 0
+		}
+	}
+	if !f.depsHold(v) {
+		return loaded{}, false
+	}
+	// The deps' identities, for the journal and the mtime, are those the checks just saw.
+	f.mu.Lock()
+	for i, d := range v.deps {
+		if d.op == depFile {
+			if st, ok := f.files.get(d.name); ok {
+				v.deps[i].id = st.id
+				v.mtime = max(v.mtime, st.id.mtime)
+			}
+		}
+	}
+	f.mu.Unlock()
+	f.diskHits.Add(1)
+	r := loaded{v: v}
+	if n == needBytes && v.has(kind) && v.fails[kindIndex(kind)] == failNone {
+		b, err := e.Read(kindName(kind))
+		if err != nil {
+			f.diskError(err)
+			return loaded{}, false
+		}
+		f.mem.Put(memKey(key, kind), b)
+		r.out = map[translate.Kind][]byte{kind: b}
+	}
+	f.keep(src, v)
+	f.journal(src, v)
+	return r, true
+}
+
+// allKinds lists every kind a version can hold.
+var allKinds = append(slices.Clone(translate.Kinds), translate.PNG)
+
+// unreadable is the version of a source that cannot be read (for lack of permission, say):
+// every kind fails, the .json holds the error document, and nothing of it is kept on disk.
+func (f *fsys) unreadable(src string, err error) *version {
+	v := &version{err: err}
+	for _, k := range allKinds {
+		v.sizes[kindIndex(k)] = 0
+		v.fails[kindIndex(k)] = classOf(err)
+	}
+	doc := metajson.EncodeError(src, "", err)
+	v.key = cache.Key(sha256.Sum256(append([]byte("unreadable\x00"+src+"\x00"), doc...)))
+	if f.kinds[".json"] != "" && translate.IsModelName(src) {
+		v.sizes[kindIndex(translate.JSON)], v.fails[kindIndex(translate.JSON)] = int64(len(doc)), failNone
+		f.mem.Put(memKey(v.key, translate.JSON), doc)
+	}
+	f.logFailure(src, v.key, "", err)
+	f.keep(src, v)
+	return v
+}
+
+// make translates src, whose bytes are data, into every enabled kind from one decode, and
+// keeps the result in every tier.
+func (f *fsys) make(src string, data []byte, st fileState, key cache.Key) (loaded, error) {
+	isTexture := translate.IsTextureName(src)
+	slots := f.modelSlots
+	if isTexture {
+		slots = f.textureSlots // a model's translation waits for textures: never for a model slot
+	}
+	slots <- struct{}{}
+	defer func() { <-slots }()
+
+	f.translations.Add(1)
+	if f.opt.OnTranslate != nil {
+		f.opt.OnTranslate(src)
+	}
+	v := &version{key: key, persist: true, mtime: st.id.mtime}
+	for i := range v.sizes {
+		v.sizes[i] = sizeUnknown
+	}
+	out := map[translate.Kind][]byte{}
+	var format string
+	if isTexture {
+		format = "texture"
+		png, err := translate.ConvertTexture(src, data)
+		f.result(v, out, translate.PNG, png, err)
+	} else {
+		rec := &recorder{f: f}
+		source := translate.Source{Name: src, Data: data, Open: rec.open, List: rec.list, Fold: rec.fold,
+			Texture: f.texturePNG, Options: f.opt.DecoderOptions}
+		s, ft, err := translate.Decode(source)
+		if ft != nil {
+			format = ft.Name
+		}
+		if err != nil {
+			for _, k := range f.modelKinds {
+				f.result(v, out, k, nil, err)
+			}
+		} else {
+			docs, errs := translate.Outputs(source, s, f.modelKinds, translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"})
+			s.Release() // the documents are copies: the decoder may reuse the scene's memory
+			for i, k := range f.modelKinds {
+				f.result(v, out, k, docs[i], errs[i])
+			}
+		}
+		v.deps, v.persist = rec.result()
+		for _, d := range v.deps {
+			if d.op == depFile {
+				v.mtime = max(v.mtime, d.id.mtime)
+			}
+		}
+	}
+	if v.err != nil {
+		f.failures.Add(1)
+		f.logFailure(src, key, format, v.err)
+		if j := kindIndex(translate.JSON); v.fails[j] != failNone && v.has(translate.JSON) {
+			f.result(v, out, translate.JSON, metajson.EncodeError(src, format, v.err), nil)
+		}
+	}
+	for k, b := range out {
+		f.mem.Put(memKey(key, k), b)
+	}
+	f.keep(src, v)
+	if v.persist {
+		f.store(v, out)
+		f.journal(src, v)
+	}
+	return loaded{v: v, out: out}, nil
+}
+
+// result records the outcome of one kind of v.
+func (f *fsys) result(v *version, out map[translate.Kind][]byte, k translate.Kind, doc []byte, err error) {
+	i := kindIndex(k)
+	if err != nil {
+		v.sizes[i], v.fails[i] = 0, classOf(err)
+		if v.err == nil {
+			v.err = err
+		}
+		delete(out, k)
+		return
+	}
+	v.sizes[i], v.fails[i] = int64(len(doc)), failNone
+	out[k] = doc
+}
+
+// store writes v's documents to the disk tier.
+func (f *fsys) store(v *version, out map[translate.Kind][]byte) {
+	if f.disk == nil {
+		return
+	}
+	parts := make([]cache.Part, 0, len(out))
+	for _, k := range allKinds {
+		if b, ok := out[k]; ok {
+			parts = append(parts, cache.Part{Name: kindName(k), Data: b})
+		}
+	}
+	f.diskError(f.disk.Put(v.key, encodeMeta(v.deps, v.fails), parts))
+}
+
+// texturePNG is the translate.TextureFunc of the mount's translations: the PNG of a texture a
+// .glb embeds comes from the texture's own version (the document NAME.EXT.png shows), so that a
+// texture used by ten thousand models is decoded once.
+func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
+	key := f.sourceKey(name, sha256.Sum256(data))
+	if b, ok := f.mem.Get(memKey(key, translate.PNG)); ok {
+		return b, nil
+	}
+	if translate.IsTextureName(name) {
+		v, b, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)
+		var fe *failure
+		switch {
+		case v == nil || v.key != key: // the file changed since the model read it
+		case err == nil:
+			return b, nil
+		case errors.As(err, &fe) && v.err != nil:
+			return nil, v.err
+		}
+	}
+	return translate.ConvertTexture(name, data)
+}
+
+// recorder is a translation's view of the tree: it answers the decoder's companion reads,
+// listings and lookups, and remembers each, with what it found, as the version's deps.
 type recorder struct {
-	f     *fsys
-	mu    sync.Mutex
-	comps []companion
+	f *fsys
+
+	mu       sync.Mutex
+	deps     []dep
+	seen     map[depKey]bool
+	unstable bool // something read gave an error that may not be there next time
+}
+
+type depKey struct {
+	op   depOp
+	name string
+}
+
+func (r *recorder) add(d dep, stable bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !stable {
+		r.unstable = true
+	}
+	k := depKey{d.op, d.name}
+	if r.seen[k] {
+		return
+	}
+	if r.seen == nil {
+		r.seen = map[depKey]bool{}
+	}
+	r.seen[k] = true
+	r.deps = append(r.deps, d)
+}
+
+// result returns the deps and whether the translation may be kept beyond this mount.
+func (r *recorder) result() ([]dep, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.deps, !r.unstable
 }
 
 func (r *recorder) open(name string) ([]byte, error) {
-	r.note(name)
-	return translate.ReadFileIn(r.f.root, name)
-}
-
-// note records name's current identity, once.
-func (r *recorder) note(name string) {
-	c := r.f.statCompanion(name)
-	if clean, ok := cleanCompanion(name); ok {
-		c.name = clean
+	clean, ok := cleanName(name)
+	if !ok {
+		r.add(dep{op: depFile, name: clean, val: stRefused}, true)
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
-	r.mu.Lock()
-	if !slices.ContainsFunc(r.comps, func(o companion) bool { return o.name == c.name }) {
-		r.comps = append(r.comps, c)
+	data, st, err := r.f.readFile(clean, name)
+	val, stable := stateOf(st.sum, err)
+	r.add(dep{op: depFile, name: clean, val: val, id: st.id}, stable)
+	return data, err
+}
+
+func (r *recorder) list(dir string) ([]string, error) {
+	clean, ok := cleanName(dir)
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrPermission}
 	}
-	r.mu.Unlock()
-}
-
-// readdir lists a directory for a decoder looking for companions by name, recording the
-// directory's identity: adding, removing or renaming an entry changes its mtime, so a model
-// whose companion search could now find something else is translated again.
-func (r *recorder) readdir(dir string) ([]string, error) {
-	r.note(dir)
-	return translate.RootLister(r.f.root)(dir)
-}
-
-// list returns the companions read, sorted by name.
-func (r *recorder) list() []companion {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := slices.Clone(r.comps)
-	slices.SortFunc(out, func(a, b companion) int {
-		switch {
-		case a.name < b.name:
-			return -1
-		case a.name > b.name:
-			return 1
-		}
-		return 0
-	})
-	return out
-}
-
-// translate reads the model of k and encodes it as kind: exactly what
-// `modelfs convert --root SRC SRC/<k.src> -o NAME.kind` writes. A model that cannot be read,
-// decoded or encoded is a *failure, except that its .json is the error document.
-func (f *fsys) translate(k *modelKey, kind translate.Kind) ([]byte, []companion, error) {
-	f.translations.Add(1)
-	if f.opt.OnTranslate != nil {
-		f.opt.OnTranslate(k.src, kind)
-	}
-	rec := &recorder{f: f}
-	data, format, err := f.encode(k.src, kind, rec)
+	l, err := r.f.list(clean)
+	var s digest
 	if err == nil {
-		return data, rec.list(), nil
+		s = l.listSum()
 	}
-	var fe *failure
-	if !errors.As(err, &fe) {
-		return nil, rec.list(), err // the source went away since its key was made
+	val, stable := stateOf(s, err)
+	r.add(dep{op: depList, name: clean, val: val}, stable)
+	if err != nil {
+		return nil, err
 	}
-	f.failures.Add(1)
-	f.logFailure(k, format, err)
-	if kind == translate.JSON {
-		return metajson.EncodeError(k.src, format, err), rec.list(), nil
-	}
-	return nil, rec.list(), &failure{path: k.src, format: format, err: err}
+	return l.names, nil
 }
 
-// encode runs the pipeline. Errors other than a vanished source are returned as *failure.
-func (f *fsys) encode(src string, kind translate.Kind, rec *recorder) (data []byte, format string, err error) {
-	raw, err := translate.ReadFileIn(f.root, src)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "", err
-		}
-		return nil, "", &failure{path: src, err: err}
-	}
-	if kind == translate.PNG {
-		out, err := translate.ConvertTexture(src, raw)
-		if err != nil {
-			return nil, "texture", &failure{path: src, format: "texture", err: err}
-		}
-		return out, "texture", nil
-	}
-	source := translate.Source{Name: src, Data: raw, Open: rec.open, List: rec.readdir, Options: f.opt.DecoderOptions}
-	s, ft, err := translate.Decode(source)
-	if ft != nil {
-		format = ft.Name
-	}
-	if err != nil {
-		return nil, format, &failure{path: src, format: format, err: err}
-	}
-	out, err := translate.Output(source, s, kind, translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"})
-	s.Release() // out is a copy; the decoder may reuse the scene's memory
-	if err != nil {
-		return nil, format, &failure{path: src, format: format, err: err}
-	}
-	return out, format, nil
+func (r *recorder) fold(name string) (string, bool) {
+	found, ok := r.f.fold(name)
+	r.add(dep{op: depFold, name: name, val: found}, true)
+	return found, ok
 }
 
-// logFailure logs a failed model once per model identity (not per kind or read).
-func (f *fsys) logFailure(k *modelKey, format string, err error) {
+// logFailure logs a failed model once per version.
+func (f *fsys) logFailure(src string, key cache.Key, format string, err error) {
 	var fe *failure
 	if errors.As(err, &fe) {
 		err = fe.err
 	}
 	f.mu.Lock()
-	_, done := f.logged[k.model]
+	_, done := f.logged[key]
 	if !done {
 		if len(f.logged) >= maxLogged {
 			clear(f.logged)
 		}
-		f.logged[k.model] = struct{}{}
+		f.logged[key] = struct{}{}
 	}
 	f.mu.Unlock()
 	if !done {
@@ -139,6 +457,21 @@ func (f *fsys) logFailure(k *modelKey, format string, err error) {
 		if format == "texture" {
 			msg = "texture failed to decode"
 		}
-		f.opt.Logger.Warn(msg, "path", k.src, "format", format, "err", err)
+		f.opt.Logger.Warn(msg, "path", src, "format", format, "err", err)
+	}
+}
+
+// diskError logs a failure of the disk tier once: after one, writes pause (and ErrPaused is not
+// logged), and a missing entry is no failure.
+func (f *fsys) diskError(err error) {
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, cache.ErrPaused) {
+		return
+	}
+	if errors.Is(err, cache.ErrCorrupt) {
+		f.opt.Logger.Warn("disk cache entry damaged; made again", "err", err)
+		return
+	}
+	if f.diskLogged.CompareAndSwap(false, true) {
+		f.opt.Logger.Warn("disk cache unavailable; serving from memory", "err", err)
 	}
 }

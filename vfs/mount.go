@@ -15,6 +15,8 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"github.com/modelfs/modelfs/cache"
 )
 
 // Server is a mounted modelfs.
@@ -53,6 +55,12 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 		return nil, err
 	}
 	f := newFsys(root, opt)
+	if opt.CacheDir != "" {
+		if err := f.openDisk(absSrc); err != nil {
+			root.Close()
+			return nil, err
+		}
+	}
 	newTop := func() *dirNode {
 		top := &dirNode{passNode{node: node{fsys: f, rel: "."}}}
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
@@ -96,26 +104,55 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 		}
 	}
 	if err != nil {
-		root.Close()
+		f.close()
 		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
 	}
 	go srv.Serve()
 	if err := srv.WaitMount(); err != nil {
 		srv.Unmount()
-		root.Close()
+		f.close()
 		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
 	}
 	s := &Server{src: absSrc, mnt: absMnt, fsys: f, srv: srv, log: opt.Logger, done: make(chan struct{})}
 	s.log.Info("mounted", "src", absSrc, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
-		"cache", opt.CacheBytes, "parallel", opt.MaxParallel)
+		"cache", opt.CacheBytes, "cache-dir", opt.CacheDir, "parallel", opt.MaxParallel,
+		"known", f.stats().Versions)
 	go func() {
 		srv.Wait()
-		root.Close()
+		f.record(absSrc, absMnt)
 		st := s.Stats()
-		s.log.Info("unmounted", "mountpoint", absMnt, "translations", st.Translations, "failures", st.Failures)
+		f.close()
+		s.log.Info("unmounted", "mountpoint", absMnt, "translations", st.Translations, "failures", st.Failures,
+			"disk-hits", st.DiskHits)
 		close(s.done)
 	}()
 	return s, nil
+}
+
+// openDisk opens the disk tier in the cache directory and loads the tree's journal from it.
+func (f *fsys) openDisk(absSrc string) error {
+	d, err := cache.OpenDisk(cache.DiskOptions{Dir: f.opt.CacheDir, MaxBytes: f.opt.DiskCacheBytes})
+	if err != nil {
+		return fmt.Errorf("cache directory: %w", err)
+	}
+	f.disk = d
+	if err := f.openIndex(absSrc); err != nil {
+		d.Close()
+		f.disk, f.index = nil, nil
+		return fmt.Errorf("cache directory: %w", err)
+	}
+	return nil
+}
+
+// close releases what the tree core holds open.
+func (f *fsys) close() {
+	if f.index != nil {
+		f.index.Close()
+	}
+	if f.disk != nil {
+		f.disk.Close()
+	}
+	f.root.Close()
 }
 
 // checkDir returns the absolute path of dir, or a *fs.PathError when it is not a directory.
@@ -165,13 +202,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 func (s *Server) MountPoint() string { return s.mnt }
 
 // Stats returns the translation and cache counters.
-func (s *Server) Stats() Stats {
-	return Stats{
-		Translations: s.fsys.translations.Load(),
-		Failures:     s.fsys.failures.Load(),
-		Cache:        s.fsys.cache.Stats(),
-	}
-}
+func (s *Server) Stats() Stats { return s.fsys.stats() }
 
 // slogWriter turns go-fuse's log lines into debug records.
 type slogWriter struct{ l *slog.Logger }

@@ -269,27 +269,29 @@ func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileIn
 }
 
 // lookupVirtual answers the lookup of name, which is not an entry of SRC: a virtual document, or
-// ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another.
+// ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another. It
+// never translates: the size comes from the model's current version when the mount has one,
+// else the attributes are given with timeout 0, so that the kernel asks Getattr for the size.
 func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
 	srcName, kind, ok := n.fsys.virtualName(name)
 	if !ok {
 		return nil, syscall.ENOENT
 	}
 	src := path.Join(n.rel, srcName)
-	k, err := n.fsys.modelKeyWith(src, srcInfo)
-	if err != nil {
-		return nil, toErrno(err)
-	}
-	size, known := int64(0), false
-	if data, err, ok := n.fsys.peek(k, kind); ok {
-		size, known = int64(len(data)), true
-		if err != nil {
-			size = 0
+	fi := srcInfo
+	if fi == nil {
+		var err error
+		if fi, err = n.fsys.root.Lstat(src); err != nil {
+			return nil, toErrno(err)
 		}
 	}
-	virtAttr(&out.Attr, k, size)
+	if !fi.Mode().IsRegular() {
+		return nil, syscall.ENOENT
+	}
+	v := n.fsys.currentVersion(src, fi)
+	virtAttr(&out.Attr, fi, v, kind)
 	out.SetEntryTimeout(n.fsys.opt.EntryTimeout)
-	if known {
+	if v != nil && v.has(kind) {
 		out.SetAttrTimeout(n.fsys.opt.AttrTimeout)
 	}
 	if ch := n.GetChild(name); ch != nil {
@@ -297,8 +299,8 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 			return ch, 0
 		}
 	}
-	v := &virtNode{node: node{fsys: n.fsys, rel: path.Join(n.rel, name)}, src: src, kind: kind}
-	return n.NewInode(ctx, v, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
+	v2 := &virtNode{node: node{fsys: n.fsys, rel: path.Join(n.rel, name)}, src: src, kind: kind}
+	return n.NewInode(ctx, v2, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }
 
 // passChild returns the node for an entry of SRC, reusing the known one while it is the same
@@ -546,44 +548,51 @@ func (h *fileHandle) Release(ctx context.Context) syscall.Errno {
 	return toErrno(h.f.Close())
 }
 
-// virtAttr fills out for a virtual document of size bytes of the model k: the source's owner
-// and times (mtime: the newest of source and companions), its read bits, one link.
-func virtAttr(out *fuse.Attr, k *modelKey, size int64) {
-	setAttr(out, k.info)
-	out.Mode = syscall.S_IFREG | uint32(k.info.Mode().Perm())&0o444
+// virtAttr fills out for the virtual document of kind of the model whose Lstat is fi and whose
+// current version is v (nil when not known yet): the source's owner and times (mtime: the
+// newest of source and what its translation read), its read bits, one link, the document's
+// size.
+func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *version, kind translate.Kind) {
+	setAttr(out, fi)
+	size, mtime := int64(0), fi.ModTime().UnixNano()
+	if v != nil {
+		size, mtime = v.size(kind), max(mtime, v.mtime)
+	}
+	out.Mode = syscall.S_IFREG | uint32(fi.Mode().Perm())&0o444
 	out.Size = uint64(size)
 	out.Blocks = (uint64(size) + 511) / 512
 	out.Nlink = 1
 	out.Rdev = 0
-	out.Mtime, out.Mtimensec = uint64(k.mtime/1e9), uint32(k.mtime%1e9)
+	out.Mtime, out.Mtimensec = uint64(mtime/1e9), uint32(mtime%1e9)
 }
 
-// Getattr reports the document's exact size, translating the model unless it is cached. A model
-// that fails to translate has size 0 here (and its open fails).
+// Getattr reports the document's exact size, translating the model unless its version is
+// known. A model that fails to translate has size 0 here (and its open fails).
 func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
-	data, k, err := n.fsys.content(ctx, n.src, n.kind)
-	if k == nil {
+	fi, err := n.fsys.root.Lstat(n.src)
+	if err != nil {
 		return toErrno(err)
 	}
+	v, _, err := n.fsys.get(ctx, n.src, fi, n.kind, needSize)
 	var fe *failure
 	if err != nil && !errors.As(err, &fe) {
 		return toErrno(err)
 	}
-	virtAttr(&out.Attr, k, int64(len(data)))
+	virtAttr(&out.Attr, fi, v, n.kind)
 	out.SetTimeout(n.fsys.opt.AttrTimeout)
 	return 0
 }
 
-// Open translates the model unless it is cached and opens the document.
+// Open translates the model unless its document is cached and opens the document.
 func (n *virtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
 	if writeFlags(flags) {
 		return nil, 0, toErrno(errReadOnly)
 	}
-	data, k, err := n.fsys.content(ctx, n.src, n.kind)
+	v, data, err := n.fsys.get(ctx, n.src, nil, n.kind, needBytes)
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	return &virtHandle{data: data}, n.openFlags(k.key(n.kind)), 0
+	return &virtHandle{data: data}, n.openFlags(memKey(v.key, n.kind)), 0
 }
 
 // virtHandle is an open virtual document: an immutable slice of the cache.

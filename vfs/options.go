@@ -3,16 +3,22 @@
 // A mount mirrors a source tree (SRC): directories and ordinary files pass through unchanged and
 // symlinks are shown as symlinks, all read through an *os.Root on SRC so that nothing the file
 // system does resolves outside it. Beside every file whose name a registered model format claims
-// (translate.IsModelName) stand virtual files NAME.EXT.gltf, .glb, .obj, .mtl and .json, translated
-// on first use with exactly the bytes `modelfs convert` writes and kept in a byte-budgeted LRU
-// cache (package cache).
+// (translate.IsModelName) stand virtual files NAME.EXT.gltf, .glb, .obj, .mtl and .json, and
+// beside every texture NAME.EXT.png, translated on first use with exactly the bytes
+// `modelfs convert` writes.
 //
-// Listing a directory never translates: a virtual file exists when its source's name says it is a
-// model. Its size is known only after translation, so a lookup answers with attribute timeout 0 and
-// a stat translates (or reads the cache). Cached documents are immutable per key; a key names the
-// source's identity (path, size, times, inode), the identities of the companion files its last
-// translation read, the output kind and translate.Version, so a changed source gets a new key and a
-// new translation on next access.
+// Listing a directory never translates: a virtual file exists when its source's name says it is
+// a model. The first stat or read of any kind of a model decodes it once and makes every enabled
+// kind from that one scene. What it made is kept in three places: its version (the key of the
+// source's content, everything else the translation read, every kind's size) in an index apart
+// from the bytes, so that a stat never translates again while the model is unchanged; the
+// documents in a byte-budgeted memory LRU; and, with a cache directory, the documents in a
+// persistent disk tier keyed by content and the versions in the tree's journal there, so that a
+// remount serves an unchanged tree without translating (package cache). A version is checked
+// against the tree at most once a second, by the identities (size, times, inode) of the source
+// and of each file it read, and by the listings and case-insensitive lookups it made, each kept
+// per directory version; a changed file is read and hashed again, and only a changed content
+// makes a new translation.
 //
 // A model that fails to translate gives EIO on open of its .gltf, .glb, .obj and .mtl; its .json
 // holds the error document of metajson.EncodeError. Every mutating operation returns EROFS.
@@ -34,8 +40,13 @@ type Options struct {
 	// Kinds lists the virtual files shown: the model kinds beside each model, translate.PNG beside
 	// each texture; default all of them.
 	Kinds []translate.Kind
-	// CacheBytes is the byte budget of translated documents; default DefaultCacheBytes.
+	// CacheBytes is the byte budget of translated documents in memory; default
+	// DefaultCacheBytes.
 	CacheBytes int64
+	// CacheDir is the directory of the persistent disk tier; "" for none.
+	CacheDir string
+	// DiskCacheBytes is the disk tier's budget; default cache.DefaultDiskBytes.
+	DiskCacheBytes int64
 	// MaxParallel bounds the translations running at once; default runtime.NumCPU().
 	MaxParallel int
 	// Logger receives one line per mount, unmount and failed model; default: discard.
@@ -48,9 +59,6 @@ type Options struct {
 	// NegativeTimeout is how long the kernel may cache a missing name; default DefaultTimeout,
 	// <0 means 0.
 	NegativeTimeout time.Duration
-	// QueueTimeout bounds how long a request waits for a free translation slot; 0 means no limit
-	// (an interrupted request still stops waiting).
-	QueueTimeout time.Duration
 
 	// AllowOther lets users other than the mounting one see the mount (needs user_allow_other in
 	// /etc/fuse.conf when not root).
@@ -62,9 +70,10 @@ type Options struct {
 	// geosets=all). They hold for the whole mount, as does its cache, so keys need not name them.
 	DecoderOptions map[string]string
 
-	// OnTranslate, if set, is called at the start of every translation (one source, one kind),
-	// from the goroutine that runs it. Tests use it to count translations.
-	OnTranslate func(name string, kind translate.Kind)
+	// OnTranslate, if set, is called at the start of every translation (one decode of one
+	// source, making every kind), from the goroutine that runs it. Tests use it to count
+	// translations.
+	OnTranslate func(name string)
 }
 
 // DefaultCacheBytes is the default cache budget: 256 MiB.
@@ -109,15 +118,18 @@ func (o Options) WithDefaults() (Options, error) {
 			*d = 0
 		}
 	}
-	if o.QueueTimeout < 0 {
-		o.QueueTimeout = 0
+	if o.CacheDir != "" && o.DiskCacheBytes == 0 {
+		o.DiskCacheBytes = cache.DefaultDiskBytes
 	}
 	return o, nil
 }
 
 // Stats are counters since the mount started.
 type Stats struct {
-	Translations int64       // translations run (one source, one kind each)
-	Failures     int64       // translations that failed
-	Cache        cache.Stats // the document cache
+	Translations int64             // translations run (one decode of one source each)
+	Failures     int64             // translations that failed
+	DiskHits     int64             // versions found in the disk tier instead of translated
+	Versions     int               // versions held in the size index
+	Memory       cache.MemoryStats // the memory tier
+	Disk         cache.DiskStats   // the disk tier (zero without one)
 }

@@ -81,7 +81,12 @@ func TestListingDoesNotTranslate(t *testing.T) {
 // 2 and 3. stat sizes equal the bytes read, and the bytes are what convert writes.
 func TestEveryKindMatchesConvert(t *testing.T) {
 	src := sampleDir(t)
-	m := mountT(t, src, Options{})
+	var models atomic.Int64
+	m := mountT(t, src, Options{OnTranslate: func(name string) {
+		if translate.IsModelName(name) {
+			models.Add(1)
+		}
+	}})
 	for _, rel := range sampleModels {
 		for _, kind := range translate.Kinds {
 			name := rel + "." + string(kind)
@@ -108,8 +113,8 @@ func TestEveryKindMatchesConvert(t *testing.T) {
 			}
 		}
 	}
-	if got, want := m.translations(), int64(len(sampleModels)*len(translate.Kinds)); got != want {
-		t.Errorf("%d translations; want %d (one per model and kind)", got, want)
+	if got, want := models.Load(), int64(len(sampleModels)); got != want {
+		t.Errorf("%d translations of models; want %d (one per model, for every kind)", got, want)
 	}
 	if obj, _ := os.ReadFile(m.path("Units/Crate.mdx.obj")); !bytes.Contains(obj, []byte("mtllib Crate.mdx.mtl")) {
 		t.Error("obj does not name its mtl")
@@ -120,8 +125,8 @@ func TestEveryKindMatchesConvert(t *testing.T) {
 func TestConcurrentReadersTranslateOnce(t *testing.T) {
 	src := sampleDir(t)
 	var hooked atomic.Int64
-	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string, kind translate.Kind) {
-		if name == "Units/Swinger.mdx" && kind == translate.GLB {
+	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string) {
+		if name == "Units/Swinger.mdx" {
 			hooked.Add(1)
 		}
 	}})
@@ -147,21 +152,21 @@ func TestConcurrentReadersTranslateOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got, hook := m.translations(), hooked.Load(); got != 1 || hook != 1 {
-		t.Fatalf("%d translations (hook saw %d); want 1", got, hook)
+	// One translation of the model, and one of each texture its .glb embeds.
+	if got, hook := m.translations(), hooked.Load(); got != 1+2 || hook != 1 {
+		t.Fatalf("%d translations (of the model: %d); want 3 (the model and its two textures)", got, hook)
 	}
 }
 
-// Two kinds of one model translated at once, both started before its companions were known:
-// each result must land under the key later lookups compute, so that nothing is translated
-// twice (the second kind used to stay under the companion-less key and be translated again).
+// Two kinds of one model asked for at once share one translation, which makes both; and
+// nothing is translated again once the kernel's attributes and the version's check expire.
 func TestConcurrentKindsTranslateOnce(t *testing.T) {
 	src := sampleDir(t)
-	started := make(chan translate.Kind, 2)
+	started := make(chan string, 4)
 	release := make(chan struct{})
-	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string, kind translate.Kind) {
+	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string) {
+		started <- name
 		if name == "Units/Crate.mdx" {
-			started <- kind
 			<-release
 		}
 	}})
@@ -174,20 +179,22 @@ func TestConcurrentKindsTranslateOnce(t *testing.T) {
 			}
 		})
 	}
-	<-started
-	<-started // both translations have their keys: neither knows the texture companion yet
+	if name := <-started; name != "Units/Crate.mdx" {
+		t.Fatalf("translated %s", name)
+	}
+	time.Sleep(50 * time.Millisecond) // both readers are waiting now
 	close(release)
 	wg.Wait()
-	before := m.translations()
-	if before != 2 {
-		t.Fatalf("%d translations; want 2", before)
+	// The one translation made every kind, the .glb with the texture it embeds.
+	if n := m.translations(); n != 2 {
+		t.Fatalf("%d translations; want 2 (the model and its texture)", n)
 	}
-	time.Sleep(1100 * time.Millisecond) // past the key memo and the kernel's attributes
-	for _, kind := range kinds {
+	time.Sleep(1100 * time.Millisecond) // past the version's check and the kernel's attributes
+	for _, kind := range translate.Kinds {
 		mustRead(t, m.path("Units/Crate.mdx."+string(kind)))
 	}
-	if got := m.translations(); got != before {
-		t.Fatalf("reading again translated %d times; want 0", got-before)
+	if n := m.translations(); n != 2 {
+		t.Fatalf("%d translations after reading every kind; want still 2", n)
 	}
 }
 
@@ -219,11 +226,11 @@ func TestSmallCacheEvicts(t *testing.T) {
 		}
 	}
 	st := m.Stats()
-	if st.Cache.Evictions == 0 || st.Translations <= int64(len(want)) {
+	if st.Memory.Evictions == 0 || st.Translations <= int64(len(sampleModels)) {
 		t.Fatalf("stats %+v: want evictions and more than %d translations", st, len(want))
 	}
-	if st.Cache.Bytes > int64(biggest)+4096 {
-		t.Fatalf("cache holds %d bytes, over its budget", st.Cache.Bytes)
+	if st.Memory.Bytes > int64(biggest)+4096 {
+		t.Fatalf("cache holds %d bytes, over its budget", st.Memory.Bytes)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
@@ -25,6 +27,8 @@ type mountCmd struct {
 	Options     []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
 	Debug       bool              `help:"Log every FUSE request and reply."`
 	CacheSize   string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
+	CacheDir    string            `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
+	DiskCache   string            `name:"disk-cache-size" default:"1GiB" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB). Default: 1GiB."`
 	Formats     []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
 	Parallel    int               `help:"Translations running at once (default: the number of CPUs)."`
 	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
@@ -61,7 +65,7 @@ func (c *mountCmd) options() (vfs.Options, error) {
 		case "rw":
 			return opt, &usageError{"-o rw: modelfs is read-only"}
 		default:
-			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: ro, allow_other, default_permissions, nosuid, nodev, debug; see also --cache-size, --formats, --parallel)", o)}
+			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: ro, allow_other, default_permissions, nosuid, nodev, debug; see also --cache-size, --cache-dir, --disk-cache-size, --formats, --parallel)", o)}
 		}
 	}
 	size, err := parseSize(c.CacheSize)
@@ -69,6 +73,17 @@ func (c *mountCmd) options() (vfs.Options, error) {
 		return opt, &usageError{"--cache-size: " + err.Error()}
 	}
 	opt.CacheBytes = size
+	if opt.CacheDir, err = cacheDir(c.CacheDir, os.Getenv, os.UserHomeDir); err != nil {
+		return opt, err
+	}
+	if opt.CacheDir != "" {
+		if opt.DiskCacheBytes, err = parseSize(c.DiskCache); err != nil {
+			return opt, &usageError{"--disk-cache-size: " + err.Error()}
+		}
+		if opt.DiskCacheBytes < cache.MinDiskBytes {
+			return opt, &usageError{fmt.Sprintf("--disk-cache-size: %s is below the minimum of 4MiB", c.DiskCache)}
+		}
+	}
 	if len(c.Formats) == 0 {
 		return opt, &usageError{"--formats: name at least one of gltf, glb, obj, mtl, json"}
 	}
@@ -91,6 +106,25 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	}
 	opt.DecoderOptions = c.Decoder
 	return opt, nil
+}
+
+// cacheDir returns the persistent cache directory the --cache-dir flag asks for: the flag's
+// own, or "" for "off", or else $XDG_CACHE_HOME/modelfs, or else ~/.cache/modelfs, as the XDG
+// base directory specification has it.
+func cacheDir(flag string, getenv func(string) string, home func() (string, error)) (string, error) {
+	switch {
+	case strings.EqualFold(flag, "off"):
+		return "", nil
+	case flag != "":
+		return flag, nil
+	case filepath.IsAbs(getenv("XDG_CACHE_HOME")):
+		return filepath.Join(getenv("XDG_CACHE_HOME"), "modelfs"), nil
+	}
+	h, err := home()
+	if err != nil || h == "" {
+		return "", &usageError{"--cache-dir: no home directory to keep the cache in; name one, or off"}
+	}
+	return filepath.Join(h, ".cache", "modelfs"), nil
 }
 
 // memoryHeadroom is what the default memory limit allows beyond the cache: the translations in

@@ -30,12 +30,20 @@ func parseMount(t *testing.T, args ...string) (vfs.Options, error) {
 }
 
 func TestMountFlags(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/var/cache/someone")
 	opt, err := parseMount(t, "src", "mnt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opt.CacheBytes != 256<<20 || len(opt.Kinds) != 6 || opt.MaxParallel != 0 || opt.AllowOther || opt.Debug {
+	if opt.CacheBytes != 256<<20 || len(opt.Kinds) != 6 || opt.MaxParallel != 0 || opt.AllowOther || opt.Debug ||
+		opt.CacheDir != "/var/cache/someone/modelfs" || opt.DiskCacheBytes != 1<<30 {
 		t.Errorf("defaults: %+v", opt)
+	}
+	if opt, err := parseMount(t, "--cache-dir", "off", "src", "mnt"); err != nil || opt.CacheDir != "" {
+		t.Errorf("--cache-dir off: %q, %v", opt.CacheDir, err)
+	}
+	if opt, err := parseMount(t, "--cache-dir", "/srv/cache", "--disk-cache-size", "64MiB", "src", "mnt"); err != nil || opt.CacheDir != "/srv/cache" || opt.DiskCacheBytes != 64<<20 {
+		t.Errorf("--cache-dir /srv/cache --disk-cache-size 64MiB: %q %d, %v", opt.CacheDir, opt.DiskCacheBytes, err)
 	}
 	opt, err = parseMount(t, "-o", "ro,allow_other", "-o", "debug", "--cache-size", "1G", "--formats", "glb,json", "--parallel", "3", "--option", "geosets=all", "src", "mnt")
 	if err != nil {
@@ -53,6 +61,8 @@ func TestMountFlags(t *testing.T) {
 		{[]string{"-o", "ro,frobnicate"}, "unknown mount option"},
 		{[]string{"--cache-size", "lots"}, "--cache-size"},
 		{[]string{"--cache-size", "12XB"}, "unknown unit"},
+		{[]string{"--disk-cache-size", "1M"}, "minimum"},
+		{[]string{"--disk-cache-size", "much"}, "--disk-cache-size"},
 		{[]string{"--formats", "gltf,fbx"}, "unknown kind"},
 		{[]string{"--formats", "gltf,gltf"}, "twice"},
 		{[]string{"--parallel=-1"}, "negative"},
@@ -70,6 +80,36 @@ func TestMountFlags(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "mount", "onlyone"); code != exitUsage {
 		t.Errorf("mount with one argument: exit %d", code)
+	}
+}
+
+func TestCacheDir(t *testing.T) {
+	env := func(xdg string) func(string) string {
+		return func(k string) string {
+			if k == "XDG_CACHE_HOME" {
+				return xdg
+			}
+			return ""
+		}
+	}
+	home := func() (string, error) { return "/home/artist", nil }
+	noHome := func() (string, error) { return "", os.ErrNotExist }
+	for _, tc := range []struct {
+		flag, xdg string
+		home      func() (string, error)
+		want, err string
+	}{
+		{"", "", home, "/home/artist/.cache/modelfs", ""},
+		{"", "/xdg", home, "/xdg/modelfs", ""},
+		{"", "relative/xdg", home, "/home/artist/.cache/modelfs", ""}, // the spec says to ignore it
+		{"mine", "/xdg", home, "mine", ""},
+		{"OFF", "/xdg", home, "", ""},
+		{"", "", noHome, "", "no home directory"},
+	} {
+		got, err := cacheDir(tc.flag, env(tc.xdg), tc.home)
+		if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("cacheDir(%q, XDG %q) = %q, %v; want %q, %q", tc.flag, tc.xdg, got, err, tc.want, tc.err)
+		}
 	}
 }
 
@@ -152,7 +192,7 @@ func TestMountCommand(t *testing.T) {
 	var stderr syncBuffer
 	exit := make(chan int, 1)
 	go func() {
-		exit <- run([]string{"mount", "--cache-size", "64MiB", "-o", "ro", sample, mnt}, io.Discard, &stderr)
+		exit <- run([]string{"mount", "--cache-size", "64MiB", "--cache-dir", t.TempDir(), "-o", "ro", sample, mnt}, io.Discard, &stderr)
 	}()
 	t.Cleanup(func() {
 		if isMounted(t, mnt) {

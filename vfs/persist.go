@@ -1,0 +1,221 @@
+package vfs
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"time"
+
+	"github.com/modelfs/modelfs/translate"
+)
+
+// The tree's journal in the disk tier keeps what the mount learnt across remounts: every
+// version (its key, deps, sizes) and every file's state (identity and sum). A remount reads it
+// back, so that an unchanged tree is listed, sized and served without reading a source again,
+// let alone translating one. It is named after the machine and SRC's path: identities belong to
+// one machine's view of one tree, while the entries it points to are shared by content.
+//
+// Records (each a journal record):
+//
+//	'T' | host | SRC | translator version        the tree: the first record
+//	'V' | path | key | mtime | sizes | fails | deps   a version of the source at path
+//	'F' | path | identity | sum | racy        a file's state
+const (
+	recTree    = 'T'
+	recVersion = 'V'
+	recFile    = 'F'
+)
+
+// JournalName returns the name of the journal of the tree at src (an absolute path) on this
+// machine.
+func JournalName(src string) string {
+	host, _ := os.Hostname()
+	s := sha256.Sum256([]byte(host + "\x00" + src))
+	return "tree-" + hex.EncodeToString(s[:8])
+}
+
+func treeRecord(src string) []byte {
+	host, _ := os.Hostname()
+	b := []byte{recTree}
+	b = appendString(b, host)
+	b = appendString(b, src)
+	return appendString(b, translate.Version)
+}
+
+// openIndex opens the tree's journal and loads what it holds; the journal is compacted when
+// most of its records have been superseded.
+func (f *fsys) openIndex(absSrc string) error {
+	j, recs, err := f.disk.OpenJournal(JournalName(absSrc))
+	if err != nil {
+		return err
+	}
+	f.index = j
+	head := treeRecord(absSrc)
+	if len(recs) == 0 || string(recs[0]) != string(head) {
+		// New, or another tree's or translator's: start over.
+		return j.Rewrite([][]byte{head})
+	}
+	latest := map[string]int{} // record kind and path → index of its newest record
+	for i, r := range recs[1:] {
+		d := decoder{b: r}
+		kind := d.byte()
+		p := d.string()
+		if !d.bad && (kind == recVersion || kind == recFile) {
+			latest[string(kind)+p] = i + 1
+		}
+	}
+	live := [][]byte{head}
+	for i, r := range recs {
+		if i == 0 {
+			continue
+		}
+		d := decoder{b: r}
+		kind := d.byte()
+		p := d.string()
+		if d.bad || latest[string(kind)+p] != i {
+			continue
+		}
+		if f.loadRecord(kind, p, d) {
+			live = append(live, r)
+		}
+	}
+	if len(recs) > 2*len(live)+1024 {
+		return j.Rewrite(live)
+	}
+	return nil
+}
+
+// loadRecord takes in one record of the journal; it reports false for one it cannot read.
+func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
+	switch kind {
+	case recFile:
+		st := fileState{id: readIdentity(&d)}
+		copy(st.sum[:], d.string())
+		st.racy = d.byte() != 0
+		if d.bad {
+			return false
+		}
+		f.files.put(p, st)
+	case recVersion:
+		v := &version{persist: true}
+		copy(v.key[:], d.string())
+		v.mtime = d.varint()
+		for i := range v.sizes {
+			v.sizes[i] = d.varint()
+			v.fails[i] = failClass(d.byte())
+		}
+		v.deps = make([]dep, d.count(3))
+		for i := range v.deps {
+			v.deps[i] = dep{op: depOp(d.byte()), name: d.string(), val: d.string()}
+		}
+		if d.bad || len(d.b) != 0 {
+			return false
+		}
+		v.checked.Store(-int64(time.Hour)) // checked against the tree at its first use
+		f.versions.put(p, v)
+	}
+	return true
+}
+
+func appendIdentity(b []byte, id identity) []byte {
+	b = binary.AppendVarint(b, id.size)
+	b = binary.AppendVarint(b, id.mtime)
+	b = binary.AppendVarint(b, id.ctime)
+	b = binary.AppendUvarint(b, id.ino)
+	return binary.AppendUvarint(b, id.dev)
+}
+
+func readIdentity(d *decoder) identity {
+	return identity{size: d.varint(), mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), dev: d.uvarint()}
+}
+
+// journal records the version of src.
+func (f *fsys) journal(src string, v *version) {
+	if f.index == nil || !v.persist {
+		return
+	}
+	b := []byte{recVersion}
+	b = appendString(b, src)
+	b = appendString(b, string(v.key[:]))
+	b = binary.AppendVarint(b, v.mtime)
+	for i := range v.sizes {
+		b = binary.AppendVarint(b, v.sizes[i])
+		b = append(b, byte(v.fails[i]))
+	}
+	b = binary.AppendUvarint(b, uint64(len(v.deps)))
+	for _, d := range v.deps {
+		b = append(b, byte(d.op))
+		b = appendString(b, d.name)
+		b = appendString(b, d.val)
+	}
+	f.diskError(f.index.Append(b))
+}
+
+// journalFile records the state of the file at name.
+func (f *fsys) journalFile(name string, st fileState) {
+	if f.index == nil {
+		return
+	}
+	b := []byte{recFile}
+	b = appendString(b, name)
+	b = appendIdentity(b, st.id)
+	b = appendString(b, string(st.sum[:]))
+	racy := byte(0)
+	if st.racy {
+		racy = 1
+	}
+	f.diskError(f.index.Append(append(b, racy)))
+}
+
+// MountRecord is what a mount leaves in the disk tier when it ends, for `modelfs cache stats`.
+type MountRecord struct {
+	Src          string    `json:"src"`
+	MountPoint   string    `json:"mountpoint"`
+	Started      time.Time `json:"started"`
+	Ended        time.Time `json:"ended"`
+	Translations int64     `json:"translations"`
+	Failures     int64     `json:"failures"`
+	DiskHits     int64     `json:"diskHits"`   // versions found in the disk tier
+	MemoryHits   int64     `json:"memoryHits"` // documents read from memory
+	MemoryMisses int64     `json:"memoryMisses"`
+	DiskReads    int64     `json:"diskReads"` // documents read from the disk tier
+	DiskMisses   int64     `json:"diskMisses"`
+}
+
+// MountRecordName is the state name under which a mount of src leaves its MountRecord.
+func MountRecordName(src string) string { return "mount-" + JournalName(src)[len("tree-"):] }
+
+// record leaves the mount's counters in the disk tier.
+func (f *fsys) record(src, mnt string) {
+	if f.disk == nil {
+		return
+	}
+	st := f.stats()
+	rec := MountRecord{Src: src, MountPoint: mnt, Started: f.started, Ended: time.Now(),
+		Translations: st.Translations, Failures: st.Failures, DiskHits: st.DiskHits,
+		MemoryHits: st.Memory.Hits, MemoryMisses: st.Memory.Misses, DiskReads: st.Disk.Hits, DiskMisses: st.Disk.Misses}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err == nil {
+		err = f.disk.WriteState(MountRecordName(src), append(b, '\n'))
+	}
+	f.diskError(err)
+}
+
+// stats returns the counters.
+func (f *fsys) stats() Stats {
+	st := Stats{
+		Translations: f.translations.Load(),
+		Failures:     f.failures.Load(),
+		DiskHits:     f.diskHits.Load(),
+		Memory:       f.mem.Stats(),
+	}
+	if f.disk != nil {
+		st.Disk = f.disk.Stats()
+	}
+	f.mu.Lock()
+	st.Versions = f.versions.len()
+	f.mu.Unlock()
+	return st
+}

@@ -1,0 +1,377 @@
+package vfs
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/modelfs/modelfs/cache"
+	"github.com/modelfs/modelfs/translate"
+)
+
+// A version is one version of one model (or texture) and what its translation made: the key
+// of its content, what else it read, and the size of every kind. It is the mount's size index:
+// a stat is answered from it whatever the byte caches hold, and it survives remounts in the
+// disk cache's journal.
+type version struct {
+	key   cache.Key // sourceKey of the source's path and bytes
+	deps  []dep     // what the translation read besides the source, in order
+	sizes [numKinds]int64
+	fails [numKinds]failClass // per kind; a failed kind's size is 0
+	mtime int64               // newest mtime of the source and the files it read, ns
+	// err is why the kinds failed, when this process saw the translation (texture errors are
+	// written into the models that embed the texture).
+	err error
+	// persist is false for a translation whose inputs may read differently next time (an I/O
+	// error): it is neither journaled nor written to disk.
+	persist bool
+	checked atomic.Int64 // when its deps were last found current, ns since the mount started
+}
+
+// Kinds are indexed in a version's arrays by kindIndex.
+const numKinds = 6
+
+func kindIndex(k translate.Kind) int {
+	switch k {
+	case translate.GLTF:
+		return 0
+	case translate.GLB:
+		return 1
+	case translate.OBJ:
+		return 2
+	case translate.MTL:
+		return 3
+	case translate.JSON:
+		return 4
+	}
+	return 5 // PNG
+}
+
+// sizeUnknown marks a kind the translation did not make (it was not enabled).
+const sizeUnknown = -1
+
+// has reports whether the version knows the size of kind.
+func (v *version) has(k translate.Kind) bool { return v.sizes[kindIndex(k)] != sizeUnknown }
+
+// size returns the size of kind (0 for a failed kind).
+func (v *version) size(k translate.Kind) int64 { return max(v.sizes[kindIndex(k)], 0) }
+
+// failClass says why a kind could not be made, as much as its errno needs.
+type failClass uint8
+
+const (
+	failNone   failClass = iota
+	failIO               // the model could not be read, decoded or encoded: EIO
+	failPerm             // the source could not be read for lack of permission: EACCES
+	failTooBig           // the source or a declared size is beyond the limits: EFBIG
+)
+
+func classOf(err error) failClass {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return failPerm
+	case errors.Is(err, translate.ErrTooLarge):
+		return failTooBig
+	}
+	return failIO
+}
+
+// failure returns the error a reader of a failed kind gets.
+func (v *version) failure(src string, k translate.Kind) error {
+	err := v.err
+	if err == nil {
+		switch v.fails[kindIndex(k)] {
+		case failPerm:
+			err = fs.ErrPermission
+		case failTooBig:
+			err = translate.ErrTooLarge
+		default:
+			err = syscall.EIO
+		}
+	}
+	return &failure{path: src, err: err}
+}
+
+// depOp is what a translation asked of the tree.
+type depOp uint8
+
+const (
+	depFile depOp = iota + 1 // read a file: val is its sum, or its error state
+	depFold                  // resolved a name ignoring case: val is the result, "" for none
+	depList                  // listed a directory: val is the listing's sum, or its error state
+)
+
+// dep is one thing a translation read, and what it found, so that the version can be checked
+// against the tree as it is now.
+type dep struct {
+	op   depOp
+	name string // cleaned, relative to the root (a fold query as the decoder asked it)
+	val  string
+	id   identity // for depFile: the file's identity when it was read (journaled, not compared)
+}
+
+// Error states of a file or directory dep's val, in the place of a sum.
+const (
+	stAbsent     = "\x00absent"
+	stRefused    = "\x00refused"
+	stNotRegular = "\x00not-regular"
+	stTooLarge   = "\x00too-large"
+	stError      = "\x00error" // anything else: never taken as current
+)
+
+// stateOf is the dep val of a file or directory that gave err (or the sum s when err is nil),
+// and whether that state is stable enough to build on.
+func stateOf(s digest, err error) (string, bool) {
+	switch {
+	case err == nil:
+		return string(s[:]), true
+	case errors.Is(err, fs.ErrNotExist):
+		return stAbsent, true
+	case errors.Is(err, fs.ErrPermission), escapeErr() != nil && errors.Is(err, escapeErr()):
+		return stRefused, true
+	case errors.Is(err, errNotRegular), errors.Is(err, syscall.ENOTDIR):
+		return stNotRegular, true
+	case errors.Is(err, translate.ErrTooLarge):
+		return stTooLarge, true
+	}
+	return stError, false
+}
+
+// current reports whether d still holds: the tree reads now as it did for the translation.
+func (f *fsys) current(d dep) bool {
+	switch d.op {
+	case depFile:
+		s, err := f.fileSum(d.name, nil)
+		val, stable := stateOf(s, err)
+		return stable && val == d.val
+	case depFold:
+		found, _ := f.fold(d.name)
+		return found == d.val
+	case depList:
+		l, err := f.list(d.name)
+		var s digest
+		if err == nil {
+			s = l.listSum()
+		}
+		val, stable := stateOf(s, err)
+		return stable && val == d.val
+	}
+	return false
+}
+
+// sourceKey is the content key of the source src whose bytes have sum s: everything the bytes
+// of its documents depend on but its companions, which the version's deps cover.
+func (f *fsys) sourceKey(src string, s digest) cache.Key {
+	h := sha256.New()
+	h.Write(f.keyPrefix)
+	h.Write([]byte(src))
+	h.Write([]byte{0})
+	h.Write(s[:])
+	var k cache.Key
+	h.Sum(k[:0])
+	return k
+}
+
+// keyPrefix is what every key of a mount begins with: the translator's version and the
+// decoder options, which hold for the whole mount.
+func keyPrefix(opt map[string]string) []byte {
+	b := []byte("modelfs\x00" + translate.Version + "\x00")
+	for _, k := range slices.Sorted(maps.Keys(opt)) {
+		b = append(b, k+"="+opt[k]+"\x00"...)
+	}
+	return append(b, 0)
+}
+
+// The version's checked time is kept in ns since the mount started, in an atomic.
+func (f *fsys) now() int64 { return int64(time.Since(f.started)) }
+
+// ttl is how long a version checked against the tree is taken as current without checking
+// again: the time the kernel itself may go on showing old attributes.
+func (f *fsys) ttl() time.Duration { return min(f.opt.AttrTimeout, time.Second) }
+
+// currentVersion returns the version of the model at src if the mount has one and it is
+// current, checking it against the tree when its last check is older than the ttl; nil
+// otherwise. fi, when not nil, is a fresh Lstat of src. It never translates, and reads a file
+// only when its identity changed.
+func (f *fsys) currentVersion(src string, fi fs.FileInfo) *version {
+	f.mu.Lock()
+	v, ok := f.versions.get(src)
+	f.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	now := f.now()
+	if time.Duration(now-v.checked.Load()) < f.ttl() {
+		return v
+	}
+	if !f.holds(src, v, fi) {
+		return nil
+	}
+	v.checked.Store(now)
+	return v
+}
+
+// holds reports whether v is the current version of src.
+func (f *fsys) holds(src string, v *version, fi fs.FileInfo) bool {
+	if fi != nil && !fi.Mode().IsRegular() {
+		return false
+	}
+	s, err := f.fileSum(src, fi)
+	if err != nil || f.sourceKey(src, s) != v.key {
+		return false
+	}
+	for _, d := range v.deps {
+		if !f.current(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// keep records v as the current version of src.
+func (f *fsys) keep(src string, v *version) {
+	v.checked.Store(f.now())
+	f.mu.Lock()
+	f.versions.put(src, v)
+	f.mu.Unlock()
+}
+
+// The metadata of a disk entry: its deps (without identities, which belong to one machine)
+// and the failed kinds.
+//
+//	uvarint n | n × (op byte | uvarint len | name | uvarint len | val) | uvarint m | m × (kind index, class)
+func encodeMeta(deps []dep, fails [numKinds]failClass) []byte {
+	var b []byte
+	b = binary.AppendUvarint(b, uint64(len(deps)))
+	for _, d := range deps {
+		b = append(b, byte(d.op))
+		b = appendString(b, d.name)
+		b = appendString(b, d.val)
+	}
+	n := 0
+	for _, c := range fails {
+		if c != failNone {
+			n++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	for i, c := range fails {
+		if c != failNone {
+			b = append(b, byte(i), byte(c))
+		}
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// decoder reads what encodeMeta and the journal write, remembering the first error.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.bad = true
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.bad = true
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// count reads a count of items each at least min bytes long, checked against what is left.
+func (d *decoder) count(min int) int {
+	n := d.uvarint()
+	if n > uint64(len(d.b)/min) {
+		d.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+var errBadMeta = errors.New("malformed cache metadata")
+
+func decodeMeta(b []byte) ([]dep, [numKinds]failClass, error) {
+	d := decoder{b: b}
+	var fails [numKinds]failClass
+	deps := make([]dep, d.count(3))
+	for i := range deps {
+		deps[i] = dep{op: depOp(d.byte()), name: d.string(), val: d.string()}
+		if deps[i].op < depFile || deps[i].op > depList {
+			d.bad = true
+		}
+	}
+	for range d.count(2) {
+		i, c := d.byte(), failClass(d.byte())
+		if int(i) >= numKinds || c > failTooBig {
+			d.bad = true
+			break
+		}
+		fails[i] = c
+	}
+	if d.bad || len(d.b) != 0 {
+		return nil, fails, errBadMeta
+	}
+	return deps, fails, nil
+}
+
+// metaEqual reports whether two versions' deps are the same (identities aside).
+func depsEqual(a, b []dep) bool {
+	return slices.EqualFunc(a, b, func(x, y dep) bool { return x.op == y.op && x.name == y.name && x.val == y.val })
+}
+
+// kindName is the name of kind's part in a disk entry.
+func kindName(k translate.Kind) string { return string(k) }
+
+// memKey is the key of kind's document of the version with key k in the memory tier.
+func memKey(k cache.Key, kind translate.Kind) string {
+	var b strings.Builder
+	b.Grow(len(k) + 1 + len(kind))
+	b.Write(k[:])
+	b.WriteByte(0)
+	b.WriteString(string(kind))
+	return b.String()
+}
