@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // maxDepth bounds the nesting of extras, which also stops pointer cycles.
@@ -23,9 +24,12 @@ var errTooDeep = errors.New("metajson: extras nest deeper than 200 levels (a cyc
 // tags (names, "-", omitempty, omitzero, embedded structs) with these differences: map keys are
 // always sorted, NaN and infinities become null, and values JSON cannot hold (channels,
 // functions, complex numbers, maps with other key types) become null instead of failing.
-type converter struct {
-	fields map[reflect.Type][]field
-}
+type converter struct{}
+
+// typeFieldsCache holds typeFields' answers for the life of the process: a type's fields never
+// change, and working them out again for every document was a tenth of a small model's
+// translation.
+var typeFieldsCache sync.Map // reflect.Type → []field
 
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
@@ -329,8 +333,8 @@ func isZero(v reflect.Value) bool {
 // structs' fields promoted and name conflicts resolved as encoding/json does: the shallowest
 // field wins, a tagged one among equals wins, and otherwise all of them are dropped.
 func (c *converter) typeFields(t reflect.Type) []field {
-	if fs, ok := c.fields[t]; ok {
-		return fs
+	if fs, ok := typeFieldsCache.Load(t); ok {
+		return fs.([]field)
 	}
 	type level struct {
 		t     reflect.Type
@@ -431,10 +435,7 @@ func (c *converter) typeFields(t reflect.Type) []field {
 		}
 	}
 	slices.SortStableFunc(fs, func(a, b field) int { return slices.Compare(a.index, b.index) })
-	if c.fields == nil {
-		c.fields = map[reflect.Type][]field{}
-	}
-	c.fields[t] = fs
+	typeFieldsCache.Store(t, fs)
 	return fs
 }
 
