@@ -28,7 +28,9 @@ import (
 	"github.com/hanwen/go-fuse/v2/fuse"
 
 	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
@@ -564,6 +566,22 @@ func TestWriteBenchGrid(t *testing.T) {
 		}
 	}
 	data, err := mdx.Encode(wc3test.GridModel(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteBenchUnit writes fixtures.Unit as .mdl, a 19 KB animated model, for
+// scripts/bench-scale: set MODELFS_BENCH_UNIT=OUT.mdl.
+func TestWriteBenchUnit(t *testing.T) {
+	out := os.Getenv("MODELFS_BENCH_UNIT")
+	if out == "" {
+		t.Skip("MODELFS_BENCH_UNIT not set (used by scripts/bench-scale)")
+	}
+	data, err := mdl.Encode(fixtures.Unit(fixtures.UnitSide))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,8 @@ type fsys struct {
 	mu       sync.Mutex
 	versions bounded[*version]  // source path → its version
 	files    bounded[fileState] // file path → what its content was when last read
+	depLists bounded[[]dep]     // shared dep lists (see intern)
+	scans    map[string]*scan   // folder → where a sequential scan of it is (see readAhead)
 	logged   map[cache.Key]struct{}
 }
 
@@ -65,7 +67,9 @@ func newFsys(root *os.Root, opt Options) *fsys {
 		dirs:         dirs{m: map[string]*listing{}},
 		versions:     newBounded[*version](maxVersions),
 		files:        newBounded[fileState](maxVersions),
+		depLists:     newBounded[[]dep](maxVersions),
 		logged:       make(map[cache.Key]struct{}),
+		scans:        make(map[string]*scan),
 	}
 	for _, k := range opt.Kinds {
 		f.kinds["."+string(k)] = k

@@ -111,7 +111,7 @@ func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
 	if !fi.Mode().IsRegular() {
 		return loaded{}, errNotModel
 	}
-	data, st, err := f.readFile(src, src)
+	data, st, err := f.readFile(src, src, fi)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return loaded{}, err // gone since the Lstat
@@ -149,7 +149,11 @@ func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
 			}
 		}
 	}
-	return f.make(src, data, st, key)
+	want := translate.Kind("")
+	if n == needBytes {
+		want = kind
+	}
+	return f.make(src, data, st, key, want)
 }
 
 // depsHold reports whether every dep of v holds.
@@ -192,17 +196,17 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	if !f.depsHold(v) {
 		return loaded{}, false
 	}
-	// The deps' identities, for the journal and the mtime, are those the checks just saw.
+	// The mtime of the files it read is that of the states the checks just saw.
 	f.mu.Lock()
-	for i, d := range v.deps {
+	for _, d := range v.deps {
 		if d.op == depFile {
 			if st, ok := f.files.get(d.name); ok {
-				v.deps[i].id = st.id
 				v.mtime = max(v.mtime, st.id.mtime)
 			}
 		}
 	}
 	f.mu.Unlock()
+	v.deps = f.intern(v.deps)
 	f.diskHits.Add(1)
 	r := loaded{v: v}
 	if n == needBytes && v.has(kind) && v.fails[kindIndex(kind)] == failNone {
@@ -242,8 +246,9 @@ func (f *fsys) unreadable(src string, err error) *version {
 }
 
 // make translates src, whose bytes are data, into every enabled kind from one decode, and
-// keeps the result in every tier.
-func (f *fsys) make(src string, data []byte, st fileState, key cache.Key) (loaded, error) {
+// keeps the result: the version, the documents on disk, and in memory the one wanted (all of
+// them without a disk tier).
+func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind) (loaded, error) {
 	isTexture := translate.IsTextureName(src)
 	slots := f.modelSlots
 	if isTexture {
@@ -285,12 +290,9 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key) (loade
 				f.result(v, out, k, docs[i], errs[i])
 			}
 		}
-		v.deps, v.persist = rec.result()
-		for _, d := range v.deps {
-			if d.op == depFile {
-				v.mtime = max(v.mtime, d.id.mtime)
-			}
-		}
+		var deps []dep
+		deps, v.persist, v.mtime = rec.result(v.mtime)
+		v.deps = f.intern(deps)
 	}
 	if v.err != nil {
 		f.failures.Add(1)
@@ -300,7 +302,12 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key) (loade
 		}
 	}
 	for k, b := range out {
-		f.mem.Put(memKey(key, k), b)
+		// With a disk tier to hold them, only the document asked for (and a texture's PNG,
+		// which models embed) takes memory: a listing that stats ten thousand models would
+		// otherwise fill the budget with documents nobody reads.
+		if f.disk == nil || !v.persist || k == want || k == translate.PNG {
+			f.mem.Put(memKey(key, k), b)
+		}
 	}
 	f.keep(src, v)
 	if v.persist {
@@ -369,7 +376,8 @@ type recorder struct {
 	mu       sync.Mutex
 	deps     []dep
 	seen     map[depKey]bool
-	unstable bool // something read gave an error that may not be there next time
+	unstable bool  // something read gave an error that may not be there next time
+	mtime    int64 // the newest mtime of the files read
 }
 
 type depKey struct {
@@ -394,11 +402,12 @@ func (r *recorder) add(d dep, stable bool) {
 	r.deps = append(r.deps, d)
 }
 
-// result returns the deps and whether the translation may be kept beyond this mount.
-func (r *recorder) result() ([]dep, bool) {
+// result returns the deps, whether the translation may be kept beyond this mount, and the
+// newest of mtime and the mtimes of the files read.
+func (r *recorder) result(mtime int64) ([]dep, bool, int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.deps, !r.unstable
+	return r.deps, !r.unstable, max(mtime, r.mtime)
 }
 
 func (r *recorder) open(name string) ([]byte, error) {
@@ -407,9 +416,18 @@ func (r *recorder) open(name string) ([]byte, error) {
 		r.add(dep{op: depFile, name: clean, val: stRefused}, true)
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
-	data, st, err := r.f.readFile(clean, name)
+	read := r.f.readFile
+	if translate.IsTextureName(clean) || imageExt(clean) {
+		read = func(clean, orig string, _ fs.FileInfo) ([]byte, fileState, error) { return r.f.readImage(clean, orig) }
+	}
+	data, st, err := read(clean, name, nil)
 	val, stable := stateOf(st.sum, err)
-	r.add(dep{op: depFile, name: clean, val: val, id: st.id}, stable)
+	r.add(dep{op: depFile, name: clean, val: val}, stable)
+	if err == nil {
+		r.mu.Lock()
+		r.mtime = max(r.mtime, st.id.mtime)
+		r.mu.Unlock()
+	}
 	return data, err
 }
 
@@ -474,4 +492,13 @@ func (f *fsys) diskError(err error) {
 	if f.diskLogged.CompareAndSwap(false, true) {
 		f.opt.Logger.Warn("disk cache unavailable; serving from memory", "err", err)
 	}
+}
+
+// imageExt reports whether name is a PNG or JPEG image, which outputs embed as they are.
+func imageExt(name string) bool {
+	switch translate.Ext(name) {
+	case ".png", ".jpg", ".jpeg":
+		return true
+	}
+	return false
 }

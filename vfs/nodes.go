@@ -438,6 +438,7 @@ func (h *dirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
 
 // Lookup answers the lookup READDIRPLUS makes for each listed entry.
 func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+
 	i, found := slices.BinarySearchFunc(h.ents, name, func(e dirEntry, name string) int { return strings.Compare(e.Name, name) })
 	if !found {
 		return h.n.Lookup(ctx, name, out)
@@ -572,6 +573,9 @@ func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.Att
 	fi, err := n.fsys.root.Lstat(n.src)
 	if err != nil {
 		return toErrno(err)
+	}
+	if v := n.fsys.currentVersion(n.src, fi); v == nil || !v.has(n.kind) {
+		n.fsys.readAhead(n.src)
 	}
 	v, _, err := n.fsys.get(ctx, n.src, fi, n.kind, needSize)
 	var fe *failure

@@ -113,6 +113,7 @@ func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
 		if d.bad || len(d.b) != 0 {
 			return false
 		}
+		v.deps = f.intern(v.deps)
 		v.checked.Store(-int64(time.Hour)) // checked against the tree at its first use
 		f.versions.put(p, v)
 	}

@@ -120,9 +120,13 @@ func cleanName(name string) (string, bool) {
 // translation through the mount reads what `modelfs convert` reads. Only regular files are
 // read, and a file the directory says is something else is not even opened, so that a FIFO or
 // a device never blocks the daemon.
-func (f *fsys) readFile(clean, orig string) ([]byte, fileState, error) {
+// fi, when not nil, is a fresh Stat (or Lstat of a regular file) of it.
+func (f *fsys) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, error) {
 	notRegular := &fs.PathError{Op: "open", Path: orig, Err: errNotRegular}
-	if fi, err := f.root.Stat(clean); err == nil && !fi.Mode().IsRegular() {
+	if fi == nil {
+		fi, _ = f.root.Stat(clean) // an error is the open's to report, as convert's is
+	}
+	if fi != nil && !fi.Mode().IsRegular() {
 		return nil, fileState{}, notRegular
 	}
 	file, err := f.root.OpenFile(clean, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -150,6 +154,34 @@ func (f *fsys) readFile(clean, orig string) ([]byte, fileState, error) {
 	f.remember(clean, st)
 	return data, st, nil
 }
+
+// readImage is readFile for an image file a translation reads: the bytes of an image whose
+// identity is unchanged come from the memory tier, so that a texture used by ten thousand
+// models is read and hashed once. Images are only read by the pipeline's image checks, which
+// never modify them.
+func (f *fsys) readImage(clean, orig string) ([]byte, fileState, error) {
+	fi, err := f.root.Stat(clean)
+	if err == nil && fi.Mode().IsRegular() {
+		f.mu.Lock()
+		st, ok := f.files.get(clean)
+		f.mu.Unlock()
+		if ok && !st.racy && st.id == identityOf(fi) {
+			if data, ok := f.mem.Get(imageKey(st.sum)); ok {
+				return data, st, nil
+			}
+		}
+	}
+	data, st, err := f.readFile(clean, orig, fi)
+	if err == nil && len(data) <= maxCachedImage {
+		f.mem.Put(imageKey(st.sum), data)
+	}
+	return data, st, err
+}
+
+// maxCachedImage bounds the images readImage keeps in memory.
+const maxCachedImage = 4 << 20
+
+func imageKey(s digest) string { return "image\x00" + string(s[:]) }
 
 // remember records what a read found of the file name, in memory and in the journal.
 func (f *fsys) remember(name string, st fileState) {
@@ -181,7 +213,7 @@ func (f *fsys) fileSum(name string, fi fs.FileInfo) (digest, error) {
 	if ok && !st.racy && st.id == identityOf(fi) {
 		return st.sum, nil
 	}
-	_, st, err := f.readFile(name, name)
+	_, st, err := f.readFile(name, name, fi)
 	return st.sum, err
 }
 

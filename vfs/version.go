@@ -114,7 +114,6 @@ type dep struct {
 	op   depOp
 	name string // cleaned, relative to the root (a fold query as the decoder asked it)
 	val  string
-	id   identity // for depFile: the file's identity when it was read (journaled, not compared)
 }
 
 // Error states of a file or directory dep's val, in the place of a sum.
@@ -241,6 +240,25 @@ func (f *fsys) keep(src string, v *version) {
 	f.mu.Lock()
 	f.versions.put(src, v)
 	f.mu.Unlock()
+}
+
+// intern returns a list equal to deps that versions share: the models of one folder mostly
+// read the same things (the same texture, the same failed lookups on the way to it), and one
+// list of twenty deps for each of ten thousand models would cost more than the rest of the
+// index.
+func (f *fsys) intern(deps []dep) []dep {
+	if len(deps) == 0 {
+		return nil
+	}
+	k := string(encodeMeta(deps, [numKinds]failClass{}))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if shared, ok := f.depLists.get(k); ok {
+		return shared
+	}
+	deps = slices.Clip(deps)
+	f.depLists.put(k, deps)
+	return deps
 }
 
 // The metadata of a disk entry: its deps (without identities, which belong to one machine)
