@@ -35,6 +35,9 @@ const MinDiskBytes = 4 << 20
 type DiskOptions struct {
 	Dir      string // the cache directory; made when absent
 	MaxBytes int64  // budget for everything in Dir; DefaultDiskBytes when 0
+	// Inspect opens an existing cache directory only to look at or clear it: nothing is made,
+	// evicted or cleaned up, and any budget is accepted.
+	Inspect bool
 }
 
 // Part is one named document of a disk entry.
@@ -112,25 +115,33 @@ func OpenDisk(opt DiskOptions) (*Disk, error) {
 	if opt.MaxBytes == 0 {
 		opt.MaxBytes = DefaultDiskBytes
 	}
-	if opt.MaxBytes < MinDiskBytes {
+	if opt.MaxBytes < MinDiskBytes && !opt.Inspect {
 		return nil, fmt.Errorf("disk cache budget of %d bytes is below the minimum of %d", opt.MaxBytes, MinDiskBytes)
 	}
 	dir, err := filepath.Abs(opt.Dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := prepare(dir); err != nil {
+	if opt.Inspect {
+		if b, err := os.ReadFile(filepath.Join(dir, markerName)); err != nil || string(b) != markerText {
+			return nil, fmt.Errorf("%s: %w", dir, ErrNotCacheDir)
+		}
+	} else if err := prepare(dir); err != nil {
 		return nil, err
 	}
 	d := &Disk{dir: dir, max: opt.MaxBytes, lru: list.New(), items: make(map[Key]*list.Element), subdirs: map[string]bool{}}
 	if d.lock, err = openLock(filepath.Join(dir, "lock")); err != nil {
 		return nil, err
 	}
-	d.cleanTmp()
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !opt.Inspect {
+		d.cleanTmp()
+	}
 	d.scanLocked()
-	d.evictLocked(0)
-	d.mu.Unlock()
+	if !opt.Inspect {
+		d.evictLocked(0)
+	}
 	return d, nil
 }
 

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"errors"
 	"os"
 	"path"
 	"strings"
@@ -41,10 +42,11 @@ type fsys struct {
 
 	translations atomic.Int64
 	failures     atomic.Int64
-	diskHits     atomic.Int64
+	reused       atomic.Int64
 	diskLogged   atomic.Bool
 
 	dirs dirs
+	life life
 
 	mu       sync.Mutex
 	versions bounded[*version]  // source path → its version
@@ -71,6 +73,7 @@ func newFsys(root *os.Root, opt Options) *fsys {
 		logged:       make(map[cache.Key]struct{}),
 		scans:        make(map[string]*scan),
 	}
+	f.life.idle = sync.NewCond(&f.life.mu)
 	for _, k := range opt.Kinds {
 		f.kinds["."+string(k)] = k
 	}
@@ -104,4 +107,45 @@ func sourceOf(name string, kind translate.Kind) bool {
 		return translate.IsTextureName(name)
 	}
 	return translate.IsModelName(name)
+}
+
+// life lets close wait for the loads still running (a read-ahead, a caller that gave up)
+// before it closes what they use; a load that starts after close began fails with errClosed.
+// Loads nest (a model's waits for its textures'), which an RWMutex would deadlock on.
+type life struct {
+	mu     sync.Mutex
+	idle   *sync.Cond
+	n      int
+	closed bool
+}
+
+// errClosed is what a load started after the tree core began closing returns.
+var errClosed = errors.New("the mount is closing")
+
+func (l *life) enter() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return false
+	}
+	l.n++
+	return true
+}
+
+func (l *life) leave() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n--; l.n == 0 {
+		l.idle.Broadcast()
+	}
+}
+
+// end refuses new loads and waits for the running ones.
+func (l *life) end() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	for l.n > 0 {
+		l.idle.Wait()
+	}
 }

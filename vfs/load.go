@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"slices"
 	"sync"
 
 	"github.com/modelfs/modelfs/cache"
@@ -50,7 +49,13 @@ func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind transla
 				return v, b, nil
 			}
 		}
-		r, err := f.loads.Do(ctx, src, func() (loaded, error) { return f.load(src, kind, n) })
+		r, err := f.loads.Do(ctx, src, func() (loaded, error) {
+			if !f.life.enter() {
+				return loaded{}, errClosed
+			}
+			defer f.life.leave()
+			return f.load(src, kind, n)
+		})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -207,7 +212,7 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	}
 	f.mu.Unlock()
 	v.deps = f.intern(v.deps)
-	f.diskHits.Add(1)
+	f.reused.Add(1)
 	r := loaded{v: v}
 	if n == needBytes && v.has(kind) && v.fails[kindIndex(kind)] == failNone {
 		b, err := e.Read(kindName(kind))
@@ -222,9 +227,6 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	f.journal(src, v)
 	return r, true
 }
-
-// allKinds lists every kind a version can hold.
-var allKinds = append(slices.Clone(translate.Kinds), translate.PNG)
 
 // unreadable is the version of a source that cannot be read (for lack of permission, say):
 // every kind fails, the .json holds the error document, and nothing of it is kept on disk.

@@ -123,7 +123,7 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 		st := s.Stats()
 		f.close()
 		s.log.Info("unmounted", "mountpoint", absMnt, "translations", st.Translations, "failures", st.Failures,
-			"disk-hits", st.DiskHits)
+			"reused", st.Reused)
 		close(s.done)
 	}()
 	return s, nil
@@ -144,8 +144,9 @@ func (f *fsys) openDisk(absSrc string) error {
 	return nil
 }
 
-// close releases what the tree core holds open.
+// close waits for the loads still running and releases what the tree core holds open.
 func (f *fsys) close() {
+	f.life.end()
 	if f.index != nil {
 		f.index.Close()
 	}

@@ -128,7 +128,7 @@ func (o Options) WithDefaults() (Options, error) {
 type Stats struct {
 	Translations int64             // translations run (one decode of one source each)
 	Failures     int64             // translations that failed
-	DiskHits     int64             // versions found in the disk tier instead of translated
+	Reused       int64             // versions taken from the cache directory (journal or disk tier) instead of translated
 	Versions     int               // versions held in the size index
 	Memory       cache.MemoryStats // the memory tier
 	Disk         cache.DiskStats   // the disk tier (zero without one)

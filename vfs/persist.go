@@ -178,7 +178,7 @@ type MountRecord struct {
 	Ended        time.Time `json:"ended"`
 	Translations int64     `json:"translations"`
 	Failures     int64     `json:"failures"`
-	DiskHits     int64     `json:"diskHits"`   // versions found in the disk tier
+	Reused       int64     `json:"reused"`     // versions taken from the cache directory, not translated
 	MemoryHits   int64     `json:"memoryHits"` // documents read from memory
 	MemoryMisses int64     `json:"memoryMisses"`
 	DiskReads    int64     `json:"diskReads"` // documents read from the disk tier
@@ -195,7 +195,7 @@ func (f *fsys) record(src, mnt string) {
 	}
 	st := f.stats()
 	rec := MountRecord{Src: src, MountPoint: mnt, Started: f.started, Ended: time.Now(),
-		Translations: st.Translations, Failures: st.Failures, DiskHits: st.DiskHits,
+		Translations: st.Translations, Failures: st.Failures, Reused: st.Reused,
 		MemoryHits: st.Memory.Hits, MemoryMisses: st.Memory.Misses, DiskReads: st.Disk.Hits, DiskMisses: st.Disk.Misses}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err == nil {
@@ -209,7 +209,7 @@ func (f *fsys) stats() Stats {
 	st := Stats{
 		Translations: f.translations.Load(),
 		Failures:     f.failures.Load(),
-		DiskHits:     f.diskHits.Load(),
+		Reused:       f.reused.Load(),
 		Memory:       f.mem.Stats(),
 	}
 	if f.disk != nil {

@@ -38,6 +38,9 @@ type version struct {
 // Kinds are indexed in a version's arrays by kindIndex.
 const numKinds = 6
 
+// allKinds lists every kind a version can hold, in kindIndex order.
+var allKinds = append(slices.Clone(translate.Kinds), translate.PNG)
+
 func kindIndex(k translate.Kind) int {
 	switch k {
 	case translate.GLTF:
@@ -97,6 +100,19 @@ func (v *version) failure(src string, k translate.Kind) error {
 		}
 	}
 	return &failure{path: src, err: err}
+}
+
+// failed returns why v's kinds could not be made, or nil when every kind was.
+func (v *version) failed(src string) error {
+	for i, c := range v.fails {
+		if c != failNone {
+			return v.failure(src, allKinds[i])
+		}
+	}
+	if v.err != nil { // the .json holds the error document
+		return &failure{path: src, err: v.err}
+	}
+	return nil
 }
 
 // depOp is what a translation asked of the tree.
@@ -213,7 +229,9 @@ func (f *fsys) currentVersion(src string, fi fs.FileInfo) *version {
 	if !f.holds(src, v, fi) {
 		return nil
 	}
-	v.checked.Store(now)
+	if v.checked.Swap(now) < 0 {
+		f.reused.Add(1) // the first check of a version from the journal
+	}
 	return v
 }
 

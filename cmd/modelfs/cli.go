@@ -24,6 +24,7 @@ type cli struct {
 	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json."`
 	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
 	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json (foreground; stop with Ctrl-C)."`
+	Cache   cacheCmd   `cmd:"" help:"Fill (warm), inspect (stats) or empty (clear) the persistent cache directory that mounts share."`
 }
 
 // env is what subcommands get to run with.

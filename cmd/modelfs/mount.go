@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/cache"
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -84,23 +83,13 @@ func (c *mountCmd) options() (vfs.Options, error) {
 			return opt, &usageError{fmt.Sprintf("--disk-cache-size: %s is below the minimum of 4MiB", c.DiskCache)}
 		}
 	}
-	if len(c.Formats) == 0 {
-		return opt, &usageError{"--formats: name at least one of gltf, glb, obj, mtl, json"}
-	}
-	for _, f := range c.Formats {
-		k, ok := translate.KindOf(strings.ToLower(strings.TrimSpace(f)))
-		if !ok {
-			return opt, &usageError{fmt.Sprintf("--formats: unknown kind %q (want gltf, glb, obj, mtl or json)", f)}
-		}
-		opt.Kinds = append(opt.Kinds, k)
+	if opt.Kinds, err = parseKinds(c.Formats); err != nil {
+		return opt, err
 	}
 	if c.Parallel < 0 {
 		return opt, &usageError{fmt.Sprintf("--parallel: %d is negative", c.Parallel)}
 	}
 	opt.MaxParallel = c.Parallel
-	if _, err := opt.WithDefaults(); err != nil {
-		return opt, &usageError{"--formats: " + err.Error()}
-	}
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return opt, err
 	}
