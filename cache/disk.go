@@ -193,6 +193,13 @@ func (d *Disk) path(k Key) string {
 
 func blocks(n int64) int64 { return (n + blockSize - 1) / blockSize * blockSize }
 
+// onDisk returns what the file or directory fi takes on disk, as du(1) counts it.
+func onDisk(fi fs.FileInfo) int64 { return max(allocated(fi), blocks(fi.Size())) }
+
+// margin is the part of the budget kept free of entries for what grows between two takes of
+// stock: directories (which never shrink) and journals.
+func (d *Disk) margin() int64 { return d.max / 64 }
+
 // cleanTmp removes the temporary files that killed writers left behind: those no live writer
 // holds a lock on, and any old enough that no writer can still own them.
 func (d *Disk) cleanTmp() {
@@ -218,15 +225,21 @@ func (d *Disk) scanLocked() {
 		used   time.Time
 	}
 	var all []found
-	fixed := int64(5 * blockSize) // the directory and its four subdirectories
+	fixed := int64(0)
+	for _, sub := range []string{".", "data", "index", "state", "tmp"} {
+		if fi, err := os.Lstat(filepath.Join(d.dir, sub)); err == nil {
+			fixed += onDisk(fi)
+		}
+	}
 	clear(d.subdirs)
 	subs, _ := os.ReadDir(filepath.Join(d.dir, "data"))
 	for _, sub := range subs {
-		if !sub.IsDir() {
+		fi, err := sub.Info()
+		if !sub.IsDir() || err != nil {
 			continue
 		}
 		d.subdirs[sub.Name()] = true
-		fixed += blockSize
+		fixed += onDisk(fi)
 		ents, _ := os.ReadDir(filepath.Join(d.dir, "data", sub.Name()))
 		for _, e := range ents {
 			var k Key
@@ -237,14 +250,14 @@ func (d *Disk) scanLocked() {
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			all = append(all, found{k, blocks(fi.Size()), fi.ModTime()})
+			all = append(all, found{k, onDisk(fi), fi.ModTime()})
 		}
 	}
 	for _, sub := range []string{".", "index", "state"} { // the marker, the tag, journals, states
 		ents, _ := os.ReadDir(filepath.Join(d.dir, sub))
 		for _, e := range ents {
 			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
-				fixed += blocks(fi.Size())
+				fixed += onDisk(fi)
 			}
 		}
 	}
@@ -262,7 +275,7 @@ func (d *Disk) scanLocked() {
 
 // evictLocked removes least recently used entries until room more bytes fit in the budget.
 func (d *Disk) evictLocked(room int64) {
-	for d.used+room > d.max {
+	for d.used+room > d.max-d.margin() {
 		el := d.lru.Back()
 		if el == nil {
 			return

@@ -194,14 +194,23 @@ func (c *mountCmd) Run(e *env) error {
 
 	stop, unlisten := stopSignals()
 	defer unlisten()
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
 	srv, err := vfs.Mount(c.Src, c.Mnt, opt)
 	if err != nil {
 		return err
 	}
-	select {
-	case <-srv.Done():
-		return nil // unmounted from outside; the server logged it
-	case <-stop:
+wait:
+	for {
+		select {
+		case <-srv.Done():
+			return nil // unmounted from outside; the server logged it
+		case <-stop:
+			break wait
+		case <-usr1:
+			logStats(log, srv.Stats())
+		}
 	}
 	backoff := unmountBackoffMin
 	for {
@@ -221,4 +230,11 @@ func (c *mountCmd) Run(e *env) error {
 		}
 		backoff = min(2*backoff, unmountBackoffMax)
 	}
+}
+
+// logStats logs the mount's counters: what SIGUSR1 asks for, as dd(1) answers it.
+func logStats(log *slog.Logger, st vfs.Stats) {
+	log.Info("stats", "translations", st.Translations, "failures", st.Failures, "reused", st.Reused,
+		"versions", st.Versions, "memory-bytes", st.Memory.Bytes, "memory-hits", st.Memory.Hits,
+		"disk-entries", st.Disk.Entries, "disk-bytes", st.Disk.Bytes, "disk-hits", st.Disk.Hits)
 }

@@ -232,6 +232,10 @@ func TestMountCommand(t *testing.T) {
 		t.Fatalf("the mount serves %d bytes, convert writes %d", len(got), len(want))
 	}
 
+	// SIGUSR1 logs the counters.
+	syscall.Kill(os.Getpid(), syscall.SIGUSR1)
+	waitFor(t, "the stats line", func() bool { return strings.Contains(stderr.String(), "msg=stats translations=") })
+
 	// Keep the mount busy, ask it to stop, and see it wait and retry.
 	busy, err := os.Open(filepath.Join(mnt, "Units", "Crate.mdx"))
 	if err != nil {
