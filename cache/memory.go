@@ -18,6 +18,7 @@ type MemoryStats struct {
 	Evictions int64 // entries dropped to stay in budget
 	Entries   int   // entries held now
 	Bytes     int64 // bytes charged now, overhead included
+	Reserved  int64 // bytes of the budget set aside for other things (SetReserve)
 }
 
 type memEntry struct {
@@ -60,21 +61,34 @@ func (m *Memory) Get(key string) ([]byte, bool) {
 
 // Put stores data under key, replacing what was there, and evicts from the cold end until the
 // budget holds. A document larger than the whole budget is not kept. data must not be modified
-// afterwards.
+// afterwards. It is charged its capacity, the memory it holds.
 func (m *Memory) Put(key string, data []byte) {
-	size := int64(len(data)+len(key)) + entryOverhead
+	size := int64(cap(data)+len(key)) + entryOverhead
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if el, ok := m.items[key]; ok {
 		m.removeLocked(el)
 	}
-	if size > m.max {
+	if size > m.max-m.stats.Reserved {
 		return
 	}
 	m.items[key] = m.lru.PushFront(&memEntry{key: key, data: data, size: size})
 	m.stats.Bytes += size
 	m.stats.Entries++
-	for m.stats.Bytes > m.max {
+	m.evictLocked()
+}
+
+// SetReserve sets aside n bytes of the budget for memory the owner holds besides documents,
+// evicting documents until the rest holds them.
+func (m *Memory) SetReserve(n int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats.Reserved = min(max(n, 0), m.max)
+	m.evictLocked()
+}
+
+func (m *Memory) evictLocked() {
+	for m.stats.Bytes > m.max-m.stats.Reserved && m.lru.Len() > 0 {
 		m.removeLocked(m.lru.Back())
 		m.stats.Evictions++
 	}

@@ -134,3 +134,25 @@ func TestGroupPanic(t *testing.T) {
 		t.Fatalf("after a panic: %d, %v", v, err)
 	}
 }
+
+func TestMemoryReserve(t *testing.T) {
+	m := NewMemory(10000)
+	for i := range 4 {
+		m.Put(fmt.Sprint(i), make([]byte, 2000))
+	}
+	m.SetReserve(6000) // room for one document now
+	if st := m.Stats(); st.Entries != 1 || st.Bytes+st.Reserved > 10000 || st.Reserved != 6000 {
+		t.Fatalf("after reserving: %+v", st)
+	}
+	if _, ok := m.Get("3"); !ok {
+		t.Error("the most recent document was evicted")
+	}
+	m.Put("big", make([]byte, 5000)) // fits the budget, not what the reserve leaves
+	if _, ok := m.Get("big"); ok {
+		t.Error("a document larger than what the reserve leaves was kept")
+	}
+	m.SetReserve(1 << 40)
+	if st := m.Stats(); st.Entries != 0 || st.Reserved != 10000 {
+		t.Fatalf("reserving everything: %+v", st)
+	}
+}

@@ -172,8 +172,8 @@ func TestSizesOutliveEviction(t *testing.T) {
 	if got := c.all.Load(); got != first {
 		t.Errorf("the second ls -l translated %d more times; want 0", got-first)
 	}
-	if st := m.Stats(); st.Memory.Evictions == 0 {
-		t.Errorf("the budget evicted nothing: %+v", st.Memory)
+	if st := m.Stats(); st.Memory.Evictions == 0 && st.Memory.Entries > 1 {
+		t.Errorf("the budget kept the documents: %+v", st.Memory)
 	}
 }
 

@@ -40,6 +40,7 @@ type fsys struct {
 	// way round, so the two have slots of their own.
 	modelSlots, textureSlots chan struct{}
 
+	nodes        atomic.Int64 // nodes the kernel holds (see reserve)
 	translations atomic.Int64
 	failures     atomic.Int64
 	reused       atomic.Int64
@@ -148,4 +149,28 @@ func (l *life) end() {
 	for l.n > 0 {
 		l.idle.Wait()
 	}
+}
+
+// What the mount's state costs in memory, measured with a heap profile of a folder of 10,000
+// models (60,000 nodes): a go-fuse node with ours about 500 bytes, a version about 200, a file
+// state about 150, a listed name about 100.
+const (
+	nodeCost    = 500
+	versionCost = 200
+	fileCost    = 150
+	nameCost    = 100
+)
+
+// memPut keeps a document in the memory tier, whose budget first sets aside what the mount's
+// own state takes: --cache-size bounds everything the mount keeps for what it translated, the
+// nodes a listing makes the kernel hold included, and documents get what is left.
+func (f *fsys) memPut(key string, data []byte) {
+	f.mu.Lock()
+	state := int64(f.versions.len())*versionCost + int64(f.files.len())*fileCost
+	f.mu.Unlock()
+	f.dirs.mu.Lock()
+	state += int64(f.dirs.listed) * nameCost
+	f.dirs.mu.Unlock()
+	f.mem.SetReserve(state + max(f.nodes.Load(), 0)*nodeCost)
+	f.mem.Put(key, data)
 }

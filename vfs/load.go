@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -102,7 +103,7 @@ func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
 		f.diskError(err)
 		return nil, false
 	}
-	f.mem.Put(mk, b)
+	f.memPut(mk, b)
 	return b, true
 }
 
@@ -220,7 +221,7 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 			f.diskError(err)
 			return loaded{}, false
 		}
-		f.mem.Put(memKey(key, kind), b)
+		f.memPut(memKey(key, kind), b)
 		r.out = map[translate.Kind][]byte{kind: b}
 	}
 	f.keep(src, v)
@@ -240,7 +241,7 @@ func (f *fsys) unreadable(src string, err error) *version {
 	v.key = cache.Key(sha256.Sum256(append([]byte("unreadable\x00"+src+"\x00"), doc...)))
 	if f.kinds[".json"] != "" && translate.IsModelName(src) {
 		v.sizes[kindIndex(translate.JSON)], v.fails[kindIndex(translate.JSON)] = int64(len(doc)), failNone
-		f.mem.Put(memKey(v.key, translate.JSON), doc)
+		f.memPut(memKey(v.key, translate.JSON), doc)
 	}
 	f.logFailure(src, v.key, "", err)
 	f.keep(src, v)
@@ -308,7 +309,11 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 		// which models embed) takes memory: a listing that stats ten thousand models would
 		// otherwise fill the budget with documents nobody reads.
 		if f.disk == nil || !v.persist || k == want || k == translate.PNG {
-			f.mem.Put(memKey(key, k), b)
+			if cap(b)-len(b) > len(b)/8 {
+				b = bytes.Clone(b) // the encoder's spare room would take budget for nothing
+				out[k] = b
+			}
+			f.memPut(memKey(key, k), b)
 		}
 	}
 	f.keep(src, v)

@@ -15,6 +15,7 @@ import (
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
 
+	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
 )
 
@@ -22,7 +23,7 @@ import (
 type node struct {
 	gofs.Inode
 	fsys *fsys
-	rel  string // slash-separated path relative to SRC; "." for the root
+	rel  string // slash-separated path relative to SRC; "." for the root; "" for a virtual document
 }
 
 // passNode is a node mirroring an entry of SRC; dev and ino tell whether a later lookup still
@@ -38,7 +39,7 @@ type dirNode struct{ passNode }
 // fileNode is a regular file of SRC, served byte for byte.
 type fileNode struct {
 	passNode
-	cacheState
+	cacheState[identity]
 }
 
 // linkNode is a symlink of SRC, shown as stored.
@@ -50,24 +51,27 @@ type specialNode struct{ passNode }
 // virtNode is a virtual document NAME.EXT.KIND beside the model NAME.EXT.
 type virtNode struct {
 	node
-	src  string // the model's path, relative to SRC
-	kind translate.Kind
-	cacheState
+	src                   string // the model's path, relative to SRC
+	kind                  translate.Kind
+	cacheState[cache.Key] // of the version; the kind is the node's own
 }
 
-// cacheState remembers the content key of a file's last open, so that the kernel keeps its
-// cached pages only while the content is unchanged (FOPEN_KEEP_CACHE).
-type cacheState struct {
-	mu      sync.Mutex
-	lastKey string
+// cacheState remembers the content of a file's last open — a passthrough file's identity, a
+// virtual document's key — so that the kernel keeps its cached pages only while the content is
+// unchanged (FOPEN_KEEP_CACHE). It holds the key itself, not a string of it: a folder of 10,000
+// models has 60,000 of these.
+type cacheState[K comparable] struct {
+	mu   sync.Mutex
+	last K
+	set  bool
 }
 
 // openFlags returns the FUSE open flags for content named key and remembers key.
-func (c *cacheState) openFlags(key string) uint32 {
+func (c *cacheState[K]) openFlags(key K) uint32 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keep := c.lastKey == key
-	c.lastKey = key
+	keep := c.set && c.last == key
+	c.last, c.set = key, true
 	if keep {
 		return fuse.FOPEN_KEEP_CACHE
 	}
@@ -101,6 +105,7 @@ var (
 	_ gofs.NodeSymlinker      = (*node)(nil)
 	_ gofs.NodeCopyFileRanger = (*node)(nil)
 	_ gofs.NodeAllocater      = (*node)(nil)
+	_ gofs.NodeOnForgetter    = (*node)(nil)
 )
 
 // Read-only: every operation that would change SRC or the tree fails with EROFS.
@@ -299,7 +304,8 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 			return ch, 0
 		}
 	}
-	v2 := &virtNode{node: node{fsys: n.fsys, rel: path.Join(n.rel, name)}, src: src, kind: kind}
+	v2 := &virtNode{node: node{fsys: n.fsys}, src: src, kind: kind} // its rel is src's (see node)
+	n.fsys.nodes.Add(1)
 	return n.NewInode(ctx, v2, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }
 
@@ -329,8 +335,12 @@ func (n *dirNode) passChild(ctx context.Context, name, rel string, fi fs.FileInf
 	default:
 		ops = &specialNode{passNode{node: node{fsys: n.fsys, rel: rel}, dev: dev, ino: ino}}
 	}
+	n.fsys.nodes.Add(1)
 	return n.NewInode(ctx, ops, gofs.StableAttr{Mode: mode})
 }
+
+// OnForget notes that the kernel let go of the node.
+func (n *node) OnForget() { n.fsys.nodes.Add(-1) }
 
 func (n *passNode) pass() *passNode { return n }
 
@@ -519,7 +529,7 @@ func (n *fileNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uin
 		f.Close()
 		return nil, 0, syscall.ENOENT // replaced since the lookup; the next lookup finds what is there now
 	}
-	return &fileHandle{f: f}, n.openFlags(identityOf(fi).String()), 0
+	return &fileHandle{f: f}, n.openFlags(identityOf(fi)), 0
 }
 
 // fileHandle is an open file of SRC.
@@ -596,7 +606,7 @@ func (n *virtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uin
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	return &virtHandle{data: data}, n.openFlags(memKey(v.key, n.kind)), 0
+	return &virtHandle{data: data}, n.openFlags(v.key), 0
 }
 
 // virtHandle is an open virtual document: an immutable slice of the cache.

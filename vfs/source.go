@@ -39,10 +39,6 @@ func identityOf(fi fs.FileInfo) identity {
 	return id
 }
 
-func (id identity) String() string {
-	return fmt.Sprintf("%d:%d:%d:%d:%d", id.size, id.mtime, id.ctime, id.ino, id.dev)
-}
-
 // racyWindow is how recently a file may have changed for its identity not to vouch for its
 // content: a second change within one tick of the file system's clock keeps size and times.
 // Files changed so recently are hashed again at their next check (as git treats "racily clean"
@@ -173,7 +169,7 @@ func (f *fsys) readImage(clean, orig string) ([]byte, fileState, error) {
 	}
 	data, st, err := f.readFile(clean, orig, fi)
 	if err == nil && len(data) <= maxCachedImage {
-		f.mem.Put(imageKey(st.sum), data)
+		f.memPut(imageKey(st.sum), data)
 	}
 	return data, st, err
 }

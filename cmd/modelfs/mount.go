@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -234,7 +235,10 @@ wait:
 
 // logStats logs the mount's counters: what SIGUSR1 asks for, as dd(1) answers it.
 func logStats(log *slog.Logger, st vfs.Stats) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
 	log.Info("stats", "translations", st.Translations, "failures", st.Failures, "reused", st.Reused,
 		"versions", st.Versions, "memory-bytes", st.Memory.Bytes, "memory-hits", st.Memory.Hits,
-		"disk-entries", st.Disk.Entries, "disk-bytes", st.Disk.Bytes, "disk-hits", st.Disk.Hits)
+		"disk-entries", st.Disk.Entries, "disk-bytes", st.Disk.Bytes, "disk-hits", st.Disk.Hits,
+		"heap-live", ms.HeapAlloc, "go-sys", ms.Sys, "gc", ms.NumGC)
 }
