@@ -533,14 +533,15 @@ func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
 		d.dropLocked(el) // replaced below
 	}
 	room := charge
-	if !d.subdirs[sub] {
+	haveSub := d.subdirs[sub]
+	if !haveSub {
 		room += blockSize
 	}
 	d.evictLocked(room)
 	d.used += room // reserved while writing
 	d.mu.Unlock()
 
-	err := d.write(key, sub, h, parts)
+	err := d.write(key, sub, !haveSub, h, parts)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -566,20 +567,30 @@ func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
 }
 
 // write writes the entry file aside and renames it into place.
-func (d *Disk) write(key Key, sub string, h []byte, parts []Part) error {
-	if err := os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err != nil {
-		return err
-	}
-	return writeFileAtomic(d.dir, d.path(key), func(w io.Writer) error {
-		var pre [preamble]byte
-		copy(pre[:], entryMagic)
-		binary.LittleEndian.PutUint32(pre[4:], entryLayout)
-		binary.LittleEndian.PutUint32(pre[8:], uint32(len(h)))
-		binary.LittleEndian.PutUint32(pre[12:], crc32.Checksum(h, castagnoli))
-		if _, err := w.Write(pre[:]); err != nil {
+func (d *Disk) write(key Key, sub string, mkdir bool, h []byte, parts []Part) error {
+	if mkdir {
+		if err := os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err != nil {
 			return err
 		}
-		if _, err := w.Write(h); err != nil {
+	}
+	err := d.writeEntry(key, h, parts)
+	if errors.Is(err, fs.ErrNotExist) && !mkdir { // another process cleared the directory
+		if err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err == nil {
+			err = d.writeEntry(key, h, parts)
+		}
+	}
+	return err
+}
+
+// writeEntry writes the entry file aside and renames it into place.
+func (d *Disk) writeEntry(key Key, h []byte, parts []Part) error {
+	return writeFileAtomic(d.dir, d.path(key), func(w io.Writer) error {
+		head := make([]byte, preamble, preamble+len(h))
+		copy(head, entryMagic)
+		binary.LittleEndian.PutUint32(head[4:], entryLayout)
+		binary.LittleEndian.PutUint32(head[8:], uint32(len(h)))
+		binary.LittleEndian.PutUint32(head[12:], crc32.Checksum(h, castagnoli))
+		if _, err := w.Write(append(head, h...)); err != nil {
 			return err
 		}
 		for _, p := range parts {

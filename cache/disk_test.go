@@ -481,3 +481,25 @@ func TestKilledWriter(t *testing.T) {
 		t.Fatalf("the directory is not usable after the kills: %v", err)
 	}
 }
+
+// Another process clearing the directory under a Disk does not stop it writing.
+func TestDiskWritesAfterAnotherClears(t *testing.T) {
+	dir := t.TempDir()
+	a, b := openT(t, dir, 64<<20), openT(t, dir, 64<<20)
+	if err := a.Put(testKey(1), testMeta(1), testParts(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Clear(); err != nil {
+		t.Fatal(err)
+	}
+	i := 2 // an entry in the same subdirectory as the first, which a knows of
+	for testKey(i).String()[:2] != testKey(1).String()[:2] {
+		i++
+	}
+	if err := a.Put(testKey(i), testMeta(i), testParts(i)); err != nil {
+		t.Fatalf("a write after another Disk cleared the directory: %v", err)
+	}
+	if !checkEntry(t, a, i) {
+		t.Fatal("the entry written after the clear is missing")
+	}
+}
