@@ -40,11 +40,13 @@ func init() {
 
 // A changed companion is a new key: the model is translated again. Recording the companions does
 // not cost a second translation.
-func TestCompanionChange(t *testing.T) {
+func TestCompanionChange(t *testing.T) { bothTiers(t, testCompanionChange) }
+
+func testCompanionChange(t *testing.T, opt Options) {
 	src := t.TempDir()
 	writeFile(t, filepath.Join(src, "Models/x.vft"), []byte("VFT1\nTextures/skin.txt\n"))
 	writeFile(t, filepath.Join(src, "Textures/skin.txt"), []byte("first"))
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, opt)
 
 	want := mustConvert(t, src, "Models/x.vft", translate.JSON)
 	if !bytes.Contains(want, []byte("first")) {

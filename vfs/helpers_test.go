@@ -241,3 +241,10 @@ func names(ents []os.DirEntry) string {
 	}
 	return b.String()
 }
+
+// bothTiers runs test without a disk tier, and with one in a fresh cache directory: what a
+// mount promises holds either way.
+func bothTiers(t *testing.T, test func(t *testing.T, opt Options)) {
+	t.Run("memory", func(t *testing.T) { test(t, Options{}) })
+	t.Run("disk", func(t *testing.T) { test(t, Options{CacheDir: t.TempDir()}) })
+}

@@ -81,7 +81,7 @@ func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind transla
 
 // bytes returns the document of kind of v from the memory or the disk tier.
 func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
-	mk := memKey(v.key, kind)
+	mk := memKey(v.id, kind)
 	if b, ok := f.mem.Get(mk); ok {
 		return b, true
 	}
@@ -213,6 +213,7 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	}
 	f.mu.Unlock()
 	v.deps = f.intern(v.deps)
+	v.seal()
 	f.reused.Add(1)
 	r := loaded{v: v}
 	if n == needBytes && v.has(kind) && v.fails[kindIndex(kind)] == failNone {
@@ -221,7 +222,7 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 			f.diskError(err)
 			return loaded{}, false
 		}
-		f.memPut(memKey(key, kind), b)
+		f.memPut(memKey(v.id, kind), b)
 		r.out = map[translate.Kind][]byte{kind: b}
 	}
 	f.keep(src, v)
@@ -241,7 +242,10 @@ func (f *fsys) unreadable(src string, err error) *version {
 	v.key = cache.Key(sha256.Sum256(append([]byte("unreadable\x00"+src+"\x00"), doc...)))
 	if f.kinds[".json"] != "" && translate.IsModelName(src) {
 		v.sizes[kindIndex(translate.JSON)], v.fails[kindIndex(translate.JSON)] = int64(len(doc)), failNone
-		f.memPut(memKey(v.key, translate.JSON), doc)
+	}
+	v.seal()
+	if v.has(translate.JSON) && v.fails[kindIndex(translate.JSON)] == failNone {
+		f.memPut(memKey(v.id, translate.JSON), doc)
 	}
 	f.logFailure(src, v.key, "", err)
 	f.keep(src, v)
@@ -304,6 +308,7 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 			f.result(v, out, translate.JSON, metajson.EncodeError(src, format, v.err), nil)
 		}
 	}
+	v.seal()
 	for k, b := range out {
 		// With a disk tier to hold them, only the document asked for (and a texture's PNG,
 		// which models embed) takes memory: a listing that stats ten thousand models would
@@ -313,7 +318,7 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 				b = bytes.Clone(b) // the encoder's spare room would take budget for nothing
 				out[k] = b
 			}
-			f.memPut(memKey(key, k), b)
+			f.memPut(memKey(v.id, k), b)
 		}
 	}
 	f.keep(src, v)
@@ -358,8 +363,8 @@ func (f *fsys) store(v *version, out map[translate.Kind][]byte) {
 // texture used by ten thousand models is decoded once.
 func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
 	key := f.sourceKey(name, sha256.Sum256(data))
-	if b, ok := f.mem.Get(memKey(key, translate.PNG)); ok {
-		return b, nil
+	if b, ok := f.mem.Get(memKey(versionID(key, nil, [numKinds]failClass{}), translate.PNG)); ok {
+		return b, nil // a texture's version reads nothing else
 	}
 	if translate.IsTextureName(name) {
 		v, b, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)

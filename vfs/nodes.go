@@ -53,7 +53,7 @@ type virtNode struct {
 	node
 	src                   string // the model's path, relative to SRC
 	kind                  translate.Kind
-	cacheState[cache.Key] // of the version; the kind is the node's own
+	cacheState[cache.Key] // the version's id; the kind is the node's own
 }
 
 // cacheState remembers the content of a file's last open — a passthrough file's identity, a
@@ -606,7 +606,7 @@ func (n *virtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uin
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	return &virtHandle{data: data}, n.openFlags(v.key), 0
+	return &virtHandle{data: data}, n.openFlags(v.id), 0
 }
 
 // virtHandle is an open virtual document: an immutable slice of the cache.

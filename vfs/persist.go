@@ -114,6 +114,7 @@ func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
 			return false
 		}
 		v.deps = f.intern(v.deps)
+		v.seal()
 		v.checked.Store(-int64(time.Hour)) // checked against the tree at its first use
 		f.versions.put(p, v)
 	}

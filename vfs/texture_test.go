@@ -17,9 +17,11 @@ import (
 // TestTextures checks the PNG beside every texture, and that a texture which fails to decode
 // costs only its own image: EIO on its .png with one log line, while the model that uses it still
 // opens, without the image, and says so in its .json.
-func TestTextures(t *testing.T) {
+func TestTextures(t *testing.T) { bothTiers(t, testTextures) }
+
+func testTextures(t *testing.T, opt Options) {
 	src := sampleTree(t)
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, opt)
 
 	ents, err := os.ReadDir(m.path("Textures"))
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 // disk cache's journal.
 type version struct {
 	key   cache.Key // sourceKey of the source's path and bytes
+	id    cache.Key // of exactly these documents: key, deps and fails (see seal)
 	deps  []dep     // what the translation read besides the source, in order
 	sizes [numKinds]int64
 	fails [numKinds]failClass // per kind; a failed kind's size is 0
@@ -260,6 +261,23 @@ func (f *fsys) keep(src string, v *version) {
 	f.mu.Unlock()
 }
 
+// seal sets v's id from its key, deps and fails, once they are final. The source key alone
+// does not tell two versions apart whose companions differ: the memory tier and the kernel's
+// page cache key the documents by the id.
+func (v *version) seal() *version {
+	v.id = versionID(v.key, v.deps, v.fails)
+	return v
+}
+
+func versionID(key cache.Key, deps []dep, fails [numKinds]failClass) cache.Key {
+	h := sha256.New()
+	h.Write(key[:])
+	h.Write(encodeMeta(deps, fails))
+	var id cache.Key
+	h.Sum(id[:0])
+	return id
+}
+
 // intern returns a list equal to deps that versions share: the models of one folder mostly
 // read the same things (the same texture, the same failed lookups on the way to it), and one
 // list of twenty deps for each of ten thousand models would cost more than the rest of the
@@ -402,7 +420,7 @@ func depsEqual(a, b []dep) bool {
 // kindName is the name of kind's part in a disk entry.
 func kindName(k translate.Kind) string { return string(k) }
 
-// memKey is the key of kind's document of the version with key k in the memory tier.
+// memKey is the key of kind's document of the version whose id is k in the memory tier.
 func memKey(k cache.Key, kind translate.Kind) string {
 	var b strings.Builder
 	b.Grow(len(k) + 1 + len(kind))

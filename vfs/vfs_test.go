@@ -235,12 +235,14 @@ func TestSmallCacheEvicts(t *testing.T) {
 }
 
 // 6. A modified, a deleted and an added source are each seen through the mount.
-func TestSourceChanges(t *testing.T) {
+func TestSourceChanges(t *testing.T) { bothTiers(t, testSourceChanges) }
+
+func testSourceChanges(t *testing.T, opt Options) {
 	src := t.TempDir()
 	sample := sampleDir(t)
 	copyFile(t, filepath.Join(sample, "Units/Crate.mdx"), filepath.Join(src, "Units/A.mdx"))
 	copyFile(t, filepath.Join(sample, "Units/Crate.mdx"), filepath.Join(src, "Units/B.mdx"))
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, opt)
 
 	before, err := os.ReadFile(m.path("Units/A.mdx.json"))
 	if err != nil || !bytes.Equal(before, mustConvert(t, src, "Units/A.mdx", translate.JSON)) {
@@ -404,14 +406,16 @@ func TestHandlersRefuseWrites(t *testing.T) {
 
 // 8. A corrupt model: EIO for the documents, an error .json naming it, neighbours unharmed, one
 // log line.
-func TestCorruptModel(t *testing.T) {
+func TestCorruptModel(t *testing.T) { bothTiers(t, testCorruptModel) }
+
+func testCorruptModel(t *testing.T, opt Options) {
 	src := sampleTree(t)
 	data, err := os.ReadFile(filepath.Join(src, "Units/Swinger.mdx"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(src, "Units/Broken.mdx"), data[:len(data)/2])
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, opt)
 
 	for range 2 { // the second round is served from the cache
 		for _, kind := range []translate.Kind{translate.GLTF, translate.GLB, translate.OBJ, translate.MTL} {
