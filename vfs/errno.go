@@ -20,8 +20,8 @@ var errNotModel = &fs.PathError{Op: "lookup", Path: "source", Err: fs.ErrNotExis
 // failure is a model that could not be translated: its source could not be read, decoded or
 // encoded. It reaches readers of the model's .gltf, .glb, .obj and .mtl as EIO.
 type failure struct {
-	path, format string
-	err          error
+	path string
+	err  error
 }
 
 func (e *failure) Error() string { return e.err.Error() }

@@ -90,11 +90,6 @@ func (b *bounded[V]) put(k string, v V) {
 	b.young[k] = v
 }
 
-func (b *bounded[V]) delete(k string) {
-	delete(b.young, k)
-	delete(b.old, k)
-}
-
 func (b *bounded[V]) len() int { return len(b.young) + len(b.old) }
 
 // errNotRegular is why a name that is not a regular file is not read (the text of
