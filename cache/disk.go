@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +69,9 @@ var (
 	ErrPaused = errors.New("disk cache writes paused after a failure")
 	// ErrNotCacheDir is returned by OpenDisk for a directory that holds other things.
 	ErrNotCacheDir = errors.New("not a modelfs cache directory")
+	// ErrEntryTooLarge is returned by Put for an entry larger than half the budget, which is
+	// not stored: the caller keeps it elsewhere.
+	ErrEntryTooLarge = errors.New("entry too large for the disk cache")
 )
 
 // Layout: a marker naming the directory as ours, the lock file, entries in data/XX/KEY,
@@ -84,6 +88,11 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// tmpMinAge is how old a temporary file no writer holds must be to be taken for a killed
+// writer's: between making it and locking it, a live writer holds no lock yet. (A variable for
+// the tests.)
+var tmpMinAge = 5 * time.Second
 
 type diskEntry struct {
 	key    Key
@@ -102,6 +111,7 @@ type Disk struct {
 	items       map[Key]*list.Element
 	used        int64 // everything charged: entries + fixed
 	fixed       int64 // directories and journals
+	reserved    int64 // room taken by writes under way
 	subdirs     map[string]bool
 	written     int64 // bytes written since the last scan
 	pausedUntil time.Time
@@ -112,10 +122,7 @@ type Disk struct {
 // entries there, removes temporary files that a killed process left behind, and evicts down to
 // the budget. A directory that is not empty and not a modelfs cache is refused.
 func OpenDisk(opt DiskOptions) (*Disk, error) {
-	if opt.MaxBytes == 0 {
-		opt.MaxBytes = DefaultDiskBytes
-	}
-	if opt.MaxBytes < MinDiskBytes && !opt.Inspect {
+	if opt.MaxBytes != 0 && opt.MaxBytes < MinDiskBytes && !opt.Inspect {
 		return nil, fmt.Errorf("disk cache budget of %d bytes is below the minimum of %d", opt.MaxBytes, MinDiskBytes)
 	}
 	dir, err := filepath.Abs(opt.Dir)
@@ -130,19 +137,45 @@ func OpenDisk(opt DiskOptions) (*Disk, error) {
 		return nil, err
 	}
 	d := &Disk{dir: dir, max: opt.MaxBytes, lru: list.New(), items: make(map[Key]*list.Element), subdirs: map[string]bool{}}
+	switch {
+	case opt.MaxBytes == 0:
+		d.max = d.storedBudget()
+	case !opt.Inspect && opt.MaxBytes != d.storedBudget():
+		if err := d.WriteState(budgetState, []byte(strconv.FormatInt(opt.MaxBytes, 10)+"\n")); err != nil {
+			return nil, err
+		}
+	}
 	if d.lock, err = openLock(filepath.Join(dir, "lock")); err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	if !opt.Inspect {
 		d.cleanTmp()
 	}
-	d.scanLocked()
+	d.rescan()
 	if !opt.Inspect {
-		d.evictLocked(0)
+		d.mu.Lock()
+		victims := d.evictLocked(0)
+		d.mu.Unlock()
+		d.remove(victims)
 	}
 	return d, nil
+}
+
+// budgetState names the state file holding the budget last given to the directory, which
+// holds for every process that names none: a mount must not shrink what another filled.
+const budgetState = "budget"
+
+// storedBudget returns the budget last given to the directory, or DefaultDiskBytes.
+func (d *Disk) storedBudget() int64 {
+	b, err := d.ReadState(budgetState)
+	if err != nil {
+		return DefaultDiskBytes
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || n < MinDiskBytes {
+		return DefaultDiskBytes
+	}
+	return n
 }
 
 // prepare makes dir a cache directory, or checks that it is one.
@@ -165,17 +198,28 @@ func prepare(dir string) error {
 				return fmt.Errorf("%s: %w: it holds %s and no %s", dir, ErrNotCacheDir, e.Name(), markerName)
 			}
 		}
+		if err := makeLayout(dir); err != nil {
+			return err
+		}
 		if err := writeAtomic(dir, marker, []byte(markerText)); err != nil {
 			return err
 		}
 	}
+	if err := makeLayout(dir); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); errors.Is(err, fs.ErrNotExist) {
+		return writeAtomic(dir, filepath.Join(dir, "CACHEDIR.TAG"), []byte(cacheDirTag))
+	}
+	return nil
+}
+
+// makeLayout makes the subdirectories of the cache directory dir.
+func makeLayout(dir string) error {
 	for _, sub := range []string{"data", "index", "state", "tmp"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return err
 		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); errors.Is(err, fs.ErrNotExist) {
-		return writeAtomic(dir, filepath.Join(dir, "CACHEDIR.TAG"), []byte(cacheDirTag))
 	}
 	return nil
 }
@@ -210,36 +254,42 @@ func (d *Disk) cleanTmp() {
 	}
 	for _, e := range ents {
 		p := filepath.Join(tmp, e.Name())
-		if fi, err := e.Info(); err == nil && (time.Since(fi.ModTime()) > tmpMaxAge || abandoned(p)) {
+		// A file just made is not locked yet: leave it a few seconds.
+		if fi, err := e.Info(); err == nil && (time.Since(fi.ModTime()) > tmpMaxAge || time.Since(fi.ModTime()) > tmpMinAge && abandoned(p)) {
 			os.Remove(p)
 		}
 	}
 }
 
-// scanLocked takes stock of the directory: every entry with its size and last use (its mtime),
-// the journals and the directories themselves.
-func (d *Disk) scanLocked() {
+// stock is what a scan of the directory found.
+type stock struct {
+	entries []diskEntry // most recently used first
+	fixed   int64
+	subdirs map[string]bool
+}
+
+// scan takes stock of the directory, without the lock: every entry with its size and last use
+// (its mtime), the journals and the directories themselves.
+func (d *Disk) scan() stock {
 	type found struct {
-		key    Key
-		charge int64
-		used   time.Time
+		diskEntry
+		used time.Time
 	}
 	var all []found
-	fixed := int64(0)
+	st := stock{subdirs: map[string]bool{}}
 	for _, sub := range []string{".", "data", "index", "state", "tmp"} {
 		if fi, err := os.Lstat(filepath.Join(d.dir, sub)); err == nil {
-			fixed += onDisk(fi)
+			st.fixed += onDisk(fi)
 		}
 	}
-	clear(d.subdirs)
 	subs, _ := os.ReadDir(filepath.Join(d.dir, "data"))
 	for _, sub := range subs {
 		fi, err := sub.Info()
 		if !sub.IsDir() || err != nil {
 			continue
 		}
-		d.subdirs[sub.Name()] = true
-		fixed += onDisk(fi)
+		st.subdirs[sub.Name()] = true
+		st.fixed += onDisk(fi)
 		ents, _ := os.ReadDir(filepath.Join(d.dir, "data", sub.Name()))
 		for _, e := range ents {
 			var k Key
@@ -250,40 +300,62 @@ func (d *Disk) scanLocked() {
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			all = append(all, found{k, onDisk(fi), fi.ModTime()})
+			all = append(all, found{diskEntry{k, onDisk(fi)}, fi.ModTime()})
 		}
 	}
-	for _, sub := range []string{".", "index", "state"} { // the marker, the tag, journals, states
+	for _, sub := range []string{".", "index", "state", "tmp"} { // marker, tag, journals, states, writes
 		ents, _ := os.ReadDir(filepath.Join(d.dir, sub))
 		for _, e := range ents {
 			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
-				fixed += onDisk(fi)
+				st.fixed += onDisk(fi)
 			}
 		}
 	}
 	slices.SortFunc(all, func(a, b found) int { return b.used.Compare(a.used) })
+	st.entries = make([]diskEntry, len(all))
+	for i, f := range all {
+		st.entries[i] = f.diskEntry
+	}
+	return st
+}
+
+// rescan takes stock of the directory and makes it what this Disk knows.
+func (d *Disk) rescan() {
+	st := d.scan()
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.lru.Init()
 	clear(d.items)
-	d.used, d.fixed = fixed, fixed
-	for _, f := range all {
-		d.items[f.key] = d.lru.PushBack(&diskEntry{f.key, f.charge})
-		d.used += f.charge
+	d.subdirs = st.subdirs
+	d.used, d.fixed = st.fixed, st.fixed
+	for _, e := range st.entries {
+		d.items[e.key] = d.lru.PushBack(&diskEntry{e.key, e.charge})
+		d.used += e.charge
 	}
 	d.stats.Entries = len(d.items)
 	d.written = 0
 }
 
-// evictLocked removes least recently used entries until room more bytes fit in the budget.
-func (d *Disk) evictLocked(room int64) {
-	for d.used+room > d.max-d.margin() {
+// evictLocked drops least recently used entries until room more bytes fit in the budget, and
+// returns them, for remove to delete once the lock is released.
+func (d *Disk) evictLocked(room int64) []Key {
+	var victims []Key
+	for d.used+d.reserved+room > d.max-d.margin() {
 		el := d.lru.Back()
 		if el == nil {
-			return
+			break
 		}
-		e := el.Value.(*diskEntry)
+		victims = append(victims, el.Value.(*diskEntry).key)
 		d.dropLocked(el)
-		os.Remove(d.path(e.key))
 		d.stats.Evictions++
+	}
+	return victims
+}
+
+// remove deletes the files of evicted entries.
+func (d *Disk) remove(keys []Key) {
+	for _, k := range keys {
+		os.Remove(d.path(k))
 	}
 }
 
@@ -492,7 +564,7 @@ func (e *Entry) Close() error { return e.f.Close() }
 // Put stores parts and meta under key, replacing any entry there, after evicting least recently
 // used entries to make room. The file is written aside and renamed into place, so a reader —
 // or a process killed halfway — never sees a part of it. An entry larger than half the budget
-// is not stored (nil is returned). After a failed write (a full disk, say) Put returns
+// is not stored (ErrEntryTooLarge). After a failed write (a full disk, say) Put returns
 // ErrPaused for a minute without writing.
 func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
 	if len(parts) > maxParts {
@@ -518,17 +590,17 @@ func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
 	sub := key.String()[:2]
 
 	d.mu.Lock()
-	if time.Now().Before(d.pausedUntil) {
-		d.mu.Unlock()
+	paused, catchUp := time.Now().Before(d.pausedUntil), d.written > d.max/4
+	d.mu.Unlock()
+	switch {
+	case paused:
 		return ErrPaused
+	case charge > d.max/2:
+		return ErrEntryTooLarge
+	case catchUp:
+		d.rescan() // catch up with what other processes sharing the directory wrote
 	}
-	if charge > d.max/2 {
-		d.mu.Unlock()
-		return nil
-	}
-	if d.written > d.max/4 {
-		d.scanLocked() // catch up with what other processes sharing the directory wrote
-	}
+	d.mu.Lock()
 	if el, ok := d.items[key]; ok {
 		d.dropLocked(el) // replaced below
 	}
@@ -537,15 +609,16 @@ func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
 	if !haveSub {
 		room += blockSize
 	}
-	d.evictLocked(room)
-	d.used += room // reserved while writing
+	victims := d.evictLocked(room)
+	d.reserved += room
 	d.mu.Unlock()
+	d.remove(victims)
 
 	err := d.write(key, sub, !haveSub, h, parts)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.used -= room
+	d.reserved -= room
 	if err != nil {
 		d.pausedUntil = time.Now().Add(pauseAfter)
 		return fmt.Errorf("disk cache %s: %w", d.dir, err)
@@ -610,15 +683,11 @@ func writeAtomic(dir, path string, data []byte) error {
 	})
 }
 
-// writeFileAtomic writes a file with fill in dir's tmp folder (or dir itself, before the
-// layout exists) and renames it to path. No fsync: a process killed at any moment leaves the
+// writeFileAtomic writes a file with fill in dir's tmp folder and renames it to path. No fsync: a process killed at any moment leaves the
 // old file or the new one, and a machine that loses power may leave a damaged file, which
 // every read checks for.
 func writeFileAtomic(dir, path string, fill func(io.Writer) error) error {
-	tmp := filepath.Join(dir, "tmp")
-	if _, err := os.Stat(tmp); err != nil {
-		tmp = dir
-	}
+	tmp := filepath.Join(dir, "tmp") // made by prepare before anything is written
 	var rnd [8]byte
 	rand.Read(rnd[:])
 	name := filepath.Join(tmp, "."+filepath.Base(path)+"."+hex.EncodeToString(rnd[:]))

@@ -51,7 +51,7 @@ func writeForever(dir string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	j, _, err := d.OpenJournal("test")
+	j, _, err := d.OpenJournal("test", nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -241,8 +241,8 @@ func TestDiskBudget(t *testing.T) {
 		t.Errorf("charged %d", d2.Stats().Bytes)
 	}
 	// An entry larger than half the budget is not stored.
-	if err := d2.Put(testKey(1000), nil, []Part{{"big", make([]byte, 3<<20)}}); err != nil {
-		t.Fatal(err)
+	if err := d2.Put(testKey(1000), nil, []Part{{"big", make([]byte, 3<<20)}}); !errors.Is(err, ErrEntryTooLarge) {
+		t.Fatalf("an oversized entry: %v; want ErrEntryTooLarge", err)
 	}
 	if _, err := d2.Get(testKey(1000)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("an oversized entry: %v", err)
@@ -286,7 +286,7 @@ func TestDiskClearAndTmp(t *testing.T) {
 	dir := t.TempDir()
 	d := openT(t, dir, 64<<20)
 	d.Put(testKey(1), nil, testParts(1))
-	j, _, _ := d.OpenJournal("x")
+	j, _, _ := d.OpenJournal("x", nil)
 	j.Append([]byte("rec"))
 	j.Close()
 	d.WriteState("last", []byte("state"))
@@ -297,6 +297,10 @@ func TestDiskClearAndTmp(t *testing.T) {
 	os.WriteFile(old, []byte("x"), 0o644)
 	long := time.Now().Add(-time.Hour)
 	os.Chtimes(old, long, long)
+	while := time.Now().Add(-time.Minute) // older than a writer takes to lock its file
+	os.Chtimes(stale, while, while)
+	young := filepath.Join(dir, "tmp", ".just-made")
+	os.WriteFile(young, []byte("x"), 0o644) // not locked yet by its writer
 	f, err := os.Create(fresh)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +316,9 @@ func TestDiskClearAndTmp(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("a live writer's temporary file was removed")
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Error("a temporary file just made (not locked yet) was removed")
 	}
 	if err := d.Clear(); err != nil {
 		t.Fatal(err)
@@ -385,7 +392,7 @@ func TestLockExcludes(t *testing.T) {
 func TestJournal(t *testing.T) {
 	dir := t.TempDir()
 	d := openT(t, dir, 0)
-	j, recs, err := d.OpenJournal("root-1")
+	j, recs, err := d.OpenJournal("root-1", nil)
 	if err != nil || len(recs) != 0 {
 		t.Fatalf("new journal: %d records, %v", len(recs), err)
 	}
@@ -400,7 +407,7 @@ func TestJournal(t *testing.T) {
 	// Damage the second record, and cut the last one short.
 	b[recordHead+len("record 0")+recordHead+2] ^= 1
 	os.WriteFile(p, b[:len(b)-3], 0o644)
-	j, recs, err = d.OpenJournal("root-1")
+	j, recs, err = d.OpenJournal("root-1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,11 +420,11 @@ func TestJournal(t *testing.T) {
 	}
 	j.Append([]byte("appended"))
 	j.Close()
-	_, recs, _ = d.OpenJournal("root-1")
+	_, recs, _ = d.OpenJournal("root-1", nil)
 	if got := fmt.Sprintf("%q", recs); got != `["compacted" "appended"]` {
 		t.Errorf("after Rewrite: %s", got)
 	}
-	if _, _, err := d.OpenJournal("../escape"); err == nil {
+	if _, _, err := d.OpenJournal("../escape", nil); err == nil {
 		t.Error("a journal name with a path was accepted")
 	}
 }
@@ -426,6 +433,8 @@ func TestJournal(t *testing.T) {
 // present is exactly what was put, the journal's sound records are whole, and the directory
 // stays usable.
 func TestKilledWriter(t *testing.T) {
+	defer func(d time.Duration) { tmpMinAge = d }(tmpMinAge)
+	tmpMinAge = 0 // the writers are dead by the time the directory is opened again
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(1, 1))
 	for round := range 20 {
@@ -461,7 +470,7 @@ func TestKilledWriter(t *testing.T) {
 			found++
 		}
 	}
-	_, recs, err := d.OpenJournal("test")
+	_, recs, err := d.OpenJournal("test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,5 +510,49 @@ func TestDiskWritesAfterAnotherClears(t *testing.T) {
 	}
 	if !checkEntry(t, a, i) {
 		t.Fatal("the entry written after the clear is missing")
+	}
+}
+
+// A budget given once is the directory's: a process that names none keeps to it, instead of
+// trimming what another filled to its own default.
+func TestDiskRemembersItsBudget(t *testing.T) {
+	dir := t.TempDir()
+	openT(t, dir, 8<<20)
+	if got := openT(t, dir, 0).Stats().Max; got != 8<<20 {
+		t.Errorf("a Disk naming no budget has %d; want the directory's 8 MiB", got)
+	}
+	openT(t, dir, 16<<20)
+	if got := openT(t, dir, 0).Stats().Max; got != 16<<20 {
+		t.Errorf("after a new budget: %d; want 16 MiB", got)
+	}
+	if got := openT(t, t.TempDir(), 0).Stats().Max; got != DefaultDiskBytes {
+		t.Errorf("a new directory: %d; want the default", got)
+	}
+}
+
+// A journal another process rewrote or cleared is followed: appends go to the file in its
+// place, a journal made anew starting with its head.
+func TestJournalFollowsReplacement(t *testing.T) {
+	dir := t.TempDir()
+	a, b := openT(t, dir, 0), openT(t, dir, 0)
+	ja, recs, err := a.OpenJournal("tree", []byte("head"))
+	if err != nil || fmt.Sprintf("%q", recs) != `["head"]` {
+		t.Fatalf("new journal: %q, %v", recs, err)
+	}
+	ja.Append([]byte("a1"))
+	jb, _, _ := b.OpenJournal("tree", []byte("head"))
+	if err := jb.Rewrite([][]byte{[]byte("head"), []byte("a1")}); err != nil { // compaction
+		t.Fatal(err)
+	}
+	ja.Append([]byte("a2"))
+	if err := b.Clear(); err != nil {
+		t.Fatal(err)
+	}
+	ja.Append([]byte("a3"))
+	ja.Close()
+	jb.Close()
+	_, recs, _ = openT(t, dir, 0).OpenJournal("tree", []byte("head"))
+	if got := fmt.Sprintf("%q", recs); got != `["head" "a3"]` {
+		t.Errorf("after a rewrite and a clear by another: %s; want the head and a3", got)
 	}
 }

@@ -32,18 +32,21 @@ var journalName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
 type Journal struct {
 	d    *Disk
 	path string
+	head []byte // the record a journal made anew starts with
 
 	mu sync.Mutex
 	f  *os.File
 }
 
 // OpenJournal opens the journal called name (lower-case letters, digits, '.', '_', '-'),
-// making it when absent, and returns it with every sound record it holds, oldest first.
-func (d *Disk) OpenJournal(name string) (*Journal, [][]byte, error) {
+// making it when absent, and returns it with every sound record it holds, oldest first. head,
+// when not nil, is the record that a journal made anew — now, or after another process
+// rewrote or cleared it — is given first.
+func (d *Disk) OpenJournal(name string, head []byte) (*Journal, [][]byte, error) {
 	if !journalName.MatchString(name) {
 		return nil, nil, fmt.Errorf("disk cache: bad journal name %q", name)
 	}
-	j := &Journal{d: d, path: filepath.Join(d.dir, "index", name)}
+	j := &Journal{d: d, path: filepath.Join(d.dir, "index", name), head: head}
 	data, err := os.ReadFile(j.path)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, err
@@ -51,7 +54,15 @@ func (d *Disk) OpenJournal(name string) (*Journal, [][]byte, error) {
 	if j.f, err = os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
 		return nil, nil, err
 	}
-	return j, parseRecords(data), nil
+	recs := parseRecords(data)
+	if len(data) == 0 && head != nil {
+		if _, err := j.f.Write(frame(nil, head)); err != nil {
+			j.f.Close()
+			return nil, nil, err
+		}
+		recs = [][]byte{head}
+	}
+	return j, recs, nil
 }
 
 // parseRecords returns the sound records of a journal's bytes.
@@ -86,10 +97,15 @@ func frame(buf, rec []byte) []byte {
 	return append(buf, rec...)
 }
 
-// Append adds records to the end of the journal, each with a single write.
+// Append adds records to the end of the journal, each with a single write. When another
+// process has replaced the journal (Rewrite) or removed it (Clear) since, it appends to the
+// journal now in its place.
 func (j *Journal) Append(recs ...[]byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if err := j.follow(); err != nil {
+		return err
+	}
 	var buf []byte
 	for _, rec := range recs {
 		if len(rec) > maxRecord {
@@ -107,8 +123,36 @@ func (j *Journal) Append(recs ...[]byte) error {
 	return nil
 }
 
-// Rewrite replaces the journal, atomically, with exactly recs: its compaction. Records other
-// processes append meanwhile to the old file are lost, which costs them nothing but time.
+// follow reopens the journal when its name no longer leads to the file open, starting a
+// journal made anew with its head.
+func (j *Journal) follow() error {
+	open, err := j.f.Stat()
+	if err != nil {
+		return err
+	}
+	now, err := os.Stat(j.path)
+	if err == nil && os.SameFile(open, now) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(j.path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	j.f.Close()
+	j.f = f
+	if fi, err := f.Stat(); err == nil && fi.Size() == 0 && j.head != nil {
+		_, err = f.Write(frame(nil, j.head))
+		return err
+	}
+	return nil
+}
+
+// Rewrite replaces the journal, atomically, with exactly recs: its compaction. A record
+// another process appends to the old file while this one writes the new is lost, which costs
+// nothing but time; its later records go to the new file (see Append).
 func (j *Journal) Rewrite(recs [][]byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -186,8 +230,6 @@ func (d *Disk) Clear() error {
 			first = err
 		}
 	}
-	d.mu.Lock()
-	d.scanLocked()
-	d.mu.Unlock()
+	d.rescan()
 	return first
 }

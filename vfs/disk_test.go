@@ -320,10 +320,17 @@ func TestFullCacheDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
 	src := sampleTree(t)
-	m := mountT(t, src, Options{CacheDir: dir, DiskCacheBytes: 64 << 20})
+	c := newCounts()
+	m := mountT(t, src, Options{CacheDir: dir, DiskCacheBytes: 64 << 20, OnTranslate: c.hook})
 	checkConvert(t, src, readAll(t, m.dir))
 	if n := m.logs.count(slog.LevelWarn, "disk cache unavailable; serving from memory"); n != 1 {
 		t.Errorf("%d log lines for the full disk; want 1", n)
+	}
+	// What could not go to disk stayed in memory: one decode per model still.
+	for _, rel := range sampleModels {
+		if n := c.model(rel); n != 1 {
+			t.Errorf("%s: %d decodes with the disk full; want 1", rel, n)
+		}
 	}
 }
 

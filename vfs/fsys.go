@@ -46,8 +46,9 @@ type fsys struct {
 	reused       atomic.Int64
 	diskLogged   atomic.Bool
 
-	dirs dirs
-	life life
+	dirs      dirs
+	life      life
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	versions bounded[*version]  // source path → its version
@@ -171,6 +172,11 @@ func (f *fsys) memPut(key string, data []byte) {
 	f.dirs.mu.Lock()
 	state += int64(f.dirs.listed) * nameCost
 	f.dirs.mu.Unlock()
-	f.mem.SetReserve(state + max(f.nodes.Load(), 0)*nodeCost)
+	state += max(f.nodes.Load(), 0) * nodeCost
+	if f.disk == nil {
+		// Without a disk tier a document evicted is a decode again: keep half for them.
+		state = min(state, f.opt.CacheBytes/2)
+	}
+	f.mem.SetReserve(state)
 	f.mem.Put(key, data)
 }

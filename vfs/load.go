@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"sync"
+	"time"
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
@@ -27,6 +28,10 @@ const (
 	needBytes             // the bytes of one kind, to serve a read
 )
 
+// lockWait bounds the wait for another process making the same version; past it this one
+// makes it too, which costs time, never bytes. (A variable for the tests.)
+var lockWait = 10 * time.Second
+
 // loaded is what one load found or made.
 type loaded struct {
 	v   *version
@@ -39,15 +44,9 @@ type loaded struct {
 // on its own ctx.
 func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*version, []byte, error) {
 	for range 4 {
-		if v := f.currentVersion(src, fi); v != nil && v.has(kind) {
-			if v.fails[kindIndex(kind)] != failNone {
-				return v, nil, v.failure(src, kind)
-			}
-			if n == needSize {
-				return v, nil, nil
-			}
-			if b, ok := f.bytes(v, kind); ok {
-				return v, b, nil
+		if v := f.currentVersion(src, fi); v != nil {
+			if b, err, ok := f.answer(src, v, nil, kind, n); ok {
+				return v, b, err
 			}
 		}
 		r, err := f.loads.Do(ctx, src, func() (loaded, error) {
@@ -60,23 +59,31 @@ func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind transla
 		if err != nil {
 			return nil, nil, err
 		}
-		if r.v.has(kind) {
-			if r.v.fails[kindIndex(kind)] != failNone {
-				return r.v, nil, r.v.failure(src, kind)
-			}
-			if n == needSize {
-				return r.v, nil, nil
-			}
-			if b, ok := r.out[kind]; ok {
-				return r.v, b, nil
-			}
-			if b, ok := f.bytes(r.v, kind); ok {
-				return r.v, b, nil
-			}
+		if b, err, ok := f.answer(src, r.v, r.out, kind, n); ok {
+			return r.v, b, err
 		}
 		fi = nil // the load served another caller's need: look again
 	}
 	return nil, nil, &failure{path: src, err: errors.New("the document could not be kept long enough to be read")}
+}
+
+// answer is what get returns for v when v serves the need: the kind's failure, or with
+// needBytes its bytes (from out, which a load filled, or the tiers); ok is false when it does
+// not.
+func (f *fsys) answer(src string, v *version, out map[translate.Kind][]byte, kind translate.Kind, n need) (b []byte, err error, ok bool) {
+	switch {
+	case !v.has(kind):
+		return nil, nil, false
+	case v.fails[kindIndex(kind)] != failNone:
+		return nil, v.failure(src, kind), true
+	case n == needSize:
+		return nil, nil, true
+	}
+	if b, ok := out[kind]; ok {
+		return b, nil, true
+	}
+	b, ok = f.bytes(v, kind)
+	return b, nil, ok
 }
 
 // bytes returns the document of kind of v from the memory or the disk tier.
@@ -94,8 +101,8 @@ func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
 		return nil, false
 	}
 	defer e.Close()
-	deps, _, err := decodeMeta(e.Meta)
-	if err != nil || !depsEqual(deps, v.deps) {
+	deps, fails, err := decodeMeta(e.Meta)
+	if size, ok := e.Size(kindName(kind)); err != nil || !ok || size != v.size(kind) || fails != v.fails || !depsEqual(deps, v.deps) {
 		return nil, false // made from other companions, by another mount: not this version's
 	}
 	b, err := e.Read(kindName(kind))
@@ -125,12 +132,12 @@ func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
 		return loaded{v: f.unreadable(src, err)}, nil
 	}
 	key := f.sourceKey(src, st.sum)
-	enough := func(v *version) bool {
-		if !v.has(kind) || n == needSize || v.fails[kindIndex(kind)] != failNone {
-			return v.has(kind)
+	serves := func(r loaded) (loaded, bool) {
+		b, _, ok := f.answer(src, r.v, r.out, kind, n)
+		if ok && b != nil {
+			r.out = map[translate.Kind][]byte{kind: b}
 		}
-		_, ok := f.bytes(v, kind)
-		return ok
+		return r, ok
 	}
 	// The source's bytes are as before (only its times changed, say), and so are its deps.
 	f.mu.Lock()
@@ -138,20 +145,27 @@ func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
 	f.mu.Unlock()
 	if ok && v.key == key && f.depsHold(v) {
 		f.keep(src, v)
-		if enough(v) {
-			return loaded{v: v}, nil
+		if r, ok := serves(loaded{v: v}); ok {
+			return r, nil
 		}
 	}
-	if r, ok := f.fromDisk(src, key, st, kind, n); ok && enough(r.v) {
-		return r, nil
+	if r, ok := f.fromDisk(src, key, st, kind, n); ok {
+		if r, ok := serves(r); ok {
+			return r, nil
+		}
 	}
 	if f.disk != nil {
-		// Another process sharing the cache may be making it: wait for it, then look again.
-		unlock, err := f.disk.Lock(context.Background(), key)
+		// Another process sharing the cache may be making it: wait for it (a while: one
+		// stopped with Ctrl-Z must not stop this mount), then look again.
+		ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+		unlock, err := f.disk.Lock(ctx, key)
+		cancel()
 		if err == nil {
 			defer unlock()
-			if r, ok := f.fromDisk(src, key, st, kind, n); ok && enough(r.v) {
-				return r, nil
+			if r, ok := f.fromDisk(src, key, st, kind, n); ok {
+				if r, ok := serves(r); ok {
+					return r, nil
+				}
 			}
 		}
 	}
@@ -309,11 +323,12 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 		}
 	}
 	v.seal()
+	stored := v.persist && f.store(v, out)
 	for k, b := range out {
-		// With a disk tier to hold them, only the document asked for (and a texture's PNG,
+		// With a disk tier holding them, only the document asked for (and a texture's PNG,
 		// which models embed) takes memory: a listing that stats ten thousand models would
 		// otherwise fill the budget with documents nobody reads.
-		if f.disk == nil || !v.persist || k == want || k == translate.PNG {
+		if !stored || k == want || k == translate.PNG {
 			if cap(b)-len(b) > len(b)/8 {
 				b = bytes.Clone(b) // the encoder's spare room would take budget for nothing
 				out[k] = b
@@ -322,10 +337,7 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 		}
 	}
 	f.keep(src, v)
-	if v.persist {
-		f.store(v, out)
-		f.journal(src, v)
-	}
+	f.journal(src, v)
 	return loaded{v: v, out: out}, nil
 }
 
@@ -344,10 +356,10 @@ func (f *fsys) result(v *version, out map[translate.Kind][]byte, k translate.Kin
 	out[k] = doc
 }
 
-// store writes v's documents to the disk tier.
-func (f *fsys) store(v *version, out map[translate.Kind][]byte) {
+// store writes v's documents to the disk tier; it reports whether they are there.
+func (f *fsys) store(v *version, out map[translate.Kind][]byte) bool {
 	if f.disk == nil {
-		return
+		return false
 	}
 	parts := make([]cache.Part, 0, len(out))
 	for _, k := range allKinds {
@@ -355,7 +367,11 @@ func (f *fsys) store(v *version, out map[translate.Kind][]byte) {
 			parts = append(parts, cache.Part{Name: kindName(k), Data: b})
 		}
 	}
-	f.diskError(f.disk.Put(v.key, encodeMeta(v.deps, v.fails), parts))
+	err := f.disk.Put(v.key, encodeMeta(v.deps, v.fails), parts)
+	if !errors.Is(err, cache.ErrEntryTooLarge) {
+		f.diskError(err)
+	}
+	return err == nil
 }
 
 // texturePNG is the translate.TextureFunc of the mount's translations: the PNG of a texture a
@@ -387,9 +403,9 @@ type recorder struct {
 
 	mu       sync.Mutex
 	deps     []dep
-	seen     map[depKey]bool
-	unstable bool  // something read gave an error that may not be there next time
-	mtime    int64 // the newest mtime of the files read
+	seen     map[depKey]string // the val first found
+	unstable bool              // something read gave an error that may not be there next time
+	mtime    int64             // the newest mtime of the files read
 }
 
 type depKey struct {
@@ -404,13 +420,16 @@ func (r *recorder) add(d dep, stable bool) {
 		r.unstable = true
 	}
 	k := depKey{d.op, d.name}
-	if r.seen[k] {
+	if val, ok := r.seen[k]; ok {
+		if val != d.val {
+			r.unstable = true // it changed while the decoder read it twice: keep nothing of this
+		}
 		return
 	}
 	if r.seen == nil {
-		r.seen = map[depKey]bool{}
+		r.seen = map[depKey]string{}
 	}
-	r.seen[k] = true
+	r.seen[k] = d.val
 	r.deps = append(r.deps, d)
 }
 

@@ -144,8 +144,11 @@ func (f *fsys) openDisk(absSrc string) error {
 	return nil
 }
 
-// close waits for the loads still running and releases what the tree core holds open.
-func (f *fsys) close() {
+// close waits for the loads still running and releases what the tree core holds open. It may
+// be called more than once.
+func (f *fsys) close() { f.closeOnce.Do(f.release) }
+
+func (f *fsys) release() {
 	f.life.end()
 	if f.index != nil {
 		f.index.Close()

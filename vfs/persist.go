@@ -47,12 +47,12 @@ func treeRecord(src string) []byte {
 // openIndex opens the tree's journal and loads what it holds; the journal is compacted when
 // most of its records have been superseded.
 func (f *fsys) openIndex(absSrc string) error {
-	j, recs, err := f.disk.OpenJournal(JournalName(absSrc))
+	head := treeRecord(absSrc)
+	j, recs, err := f.disk.OpenJournal(JournalName(absSrc), head)
 	if err != nil {
 		return err
 	}
 	f.index = j
-	head := treeRecord(absSrc)
 	if len(recs) == 0 || string(recs[0]) != string(head) {
 		// New, or another tree's or translator's: start over.
 		return j.Rewrite([][]byte{head})
@@ -92,23 +92,31 @@ func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
 	switch kind {
 	case recFile:
 		st := fileState{id: readIdentity(&d)}
-		copy(st.sum[:], d.string())
+		n := copy(st.sum[:], d.string())
 		st.racy = d.byte() != 0
-		if d.bad {
+		if d.bad || n != len(st.sum) || len(d.b) != 0 {
 			return false
 		}
 		f.files.put(p, st)
 	case recVersion:
 		v := &version{persist: true}
-		copy(v.key[:], d.string())
+		if copy(v.key[:], d.string()) != len(v.key) {
+			return false
+		}
 		v.mtime = d.varint()
 		for i := range v.sizes {
 			v.sizes[i] = d.varint()
 			v.fails[i] = failClass(d.byte())
+			if v.fails[i] > failTooBig || v.sizes[i] < sizeUnknown {
+				return false
+			}
 		}
 		v.deps = make([]dep, d.count(3))
 		for i := range v.deps {
 			v.deps[i] = dep{op: depOp(d.byte()), name: d.string(), val: d.string()}
+			if v.deps[i].op < depFile || v.deps[i].op > depList {
+				return false
+			}
 		}
 		if d.bad || len(d.b) != 0 {
 			return false

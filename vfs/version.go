@@ -242,15 +242,7 @@ func (f *fsys) holds(src string, v *version, fi fs.FileInfo) bool {
 		return false
 	}
 	s, err := f.fileSum(src, fi)
-	if err != nil || f.sourceKey(src, s) != v.key {
-		return false
-	}
-	for _, d := range v.deps {
-		if !f.current(d) {
-			return false
-		}
-	}
-	return true
+	return err == nil && f.sourceKey(src, s) == v.key && f.depsHold(v)
 }
 
 // keep records v as the current version of src.
@@ -412,7 +404,7 @@ func decodeMeta(b []byte) ([]dep, [numKinds]failClass, error) {
 	return deps, fails, nil
 }
 
-// metaEqual reports whether two versions' deps are the same (identities aside).
+// depsEqual reports whether two versions' deps are the same (identities aside).
 func depsEqual(a, b []dep) bool {
 	return slices.EqualFunc(a, b, func(x, y dep) bool { return x.op == y.op && x.name == y.name && x.val == y.val })
 }
