@@ -45,7 +45,8 @@ type Options struct {
 	CacheBytes int64
 	// CacheDir is the directory of the persistent disk tier; "" for none.
 	CacheDir string
-	// DiskCacheBytes is the disk tier's budget; default cache.DefaultDiskBytes.
+	// DiskCacheBytes is the disk tier's budget, remembered by the directory; 0 for the one it
+	// remembers (cache.DefaultDiskBytes at first).
 	DiskCacheBytes int64
 	// MaxParallel bounds the translations running at once; default runtime.NumCPU().
 	MaxParallel int
@@ -117,9 +118,6 @@ func (o Options) WithDefaults() (Options, error) {
 		case *d < 0:
 			*d = 0
 		}
-	}
-	if o.CacheDir != "" && o.DiskCacheBytes == 0 {
-		o.DiskCacheBytes = cache.DefaultDiskBytes
 	}
 	return o, nil
 }

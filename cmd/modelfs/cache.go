@@ -46,7 +46,7 @@ func (c cacheDirFlag) dir() (string, error) {
 type cacheWarmCmd struct {
 	Src string `arg:"" help:"The game tree to translate (as it will be mounted)."`
 	cacheDirFlag
-	DiskCache string            `name:"disk-cache-size" default:"1GiB" placeholder:"SIZE" help:"Budget of the cache directory (as for mount). Default: 1GiB."`
+	DiskCache string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the cache directory, as for mount (default: the directory's, else 1GiB)."`
 	Formats   []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Kinds to make, as for mount (default: all)."`
 	Jobs      int               `short:"j" help:"Translations running at once (default: the number of CPUs)."`
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, as for mount; a mount finds the cache's translations only with the same options."`
@@ -63,11 +63,8 @@ func (c *cacheWarmCmd) Run(e *env) error {
 		return err
 	}
 	opt := vfs.Options{CacheDir: dir}
-	if opt.DiskCacheBytes, err = parseSize(c.DiskCache); err != nil {
-		return &usageError{"--disk-cache-size: " + err.Error()}
-	}
-	if opt.DiskCacheBytes < cache.MinDiskBytes {
-		return &usageError{fmt.Sprintf("--disk-cache-size: %s is below the minimum of 4MiB", c.DiskCache)}
+	if opt.DiskCacheBytes, err = diskBudget(c.DiskCache); err != nil {
+		return err
 	}
 	if opt.Kinds, err = parseKinds(c.Formats); err != nil {
 		return err

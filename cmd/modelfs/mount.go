@@ -28,7 +28,7 @@ type mountCmd struct {
 	Debug       bool              `help:"Log every FUSE request and reply."`
 	CacheSize   string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
 	CacheDir    string            `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
-	DiskCache   string            `name:"disk-cache-size" default:"1GiB" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB). Default: 1GiB."`
+	DiskCache   string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB); the directory remembers it for the mounts and warms that name none (default: the directory's, else 1GiB)."`
 	Formats     []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
 	Parallel    int               `help:"Translations running at once (default: the number of CPUs)."`
 	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
@@ -76,13 +76,8 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	if opt.CacheDir, err = cacheDir(c.CacheDir, os.Getenv, os.UserHomeDir); err != nil {
 		return opt, err
 	}
-	if opt.CacheDir != "" {
-		if opt.DiskCacheBytes, err = parseSize(c.DiskCache); err != nil {
-			return opt, &usageError{"--disk-cache-size: " + err.Error()}
-		}
-		if opt.DiskCacheBytes < cache.MinDiskBytes {
-			return opt, &usageError{fmt.Sprintf("--disk-cache-size: %s is below the minimum of 4MiB", c.DiskCache)}
-		}
+	if opt.DiskCacheBytes, err = diskBudget(c.DiskCache); err != nil {
+		return opt, err
 	}
 	if opt.Kinds, err = parseKinds(c.Formats); err != nil {
 		return opt, err
@@ -115,6 +110,21 @@ func cacheDir(flag string, getenv func(string) string, home func() (string, erro
 		return "", &usageError{"--cache-dir: no home directory to keep the cache in; name one, or off"}
 	}
 	return filepath.Join(h, ".cache", "modelfs"), nil
+}
+
+// diskBudget reads a --disk-cache-size flag: 0 when it is not given (the directory's own).
+func diskBudget(flag string) (int64, error) {
+	if flag == "" {
+		return 0, nil
+	}
+	n, err := parseSize(flag)
+	if err != nil {
+		return 0, &usageError{"--disk-cache-size: " + err.Error()}
+	}
+	if n < cache.MinDiskBytes {
+		return 0, &usageError{fmt.Sprintf("--disk-cache-size: %s is below the minimum of 4MiB", flag)}
+	}
+	return n, nil
 }
 
 // memoryHeadroom is what the default memory limit allows beyond the cache: the translations in

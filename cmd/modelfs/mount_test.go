@@ -36,7 +36,7 @@ func TestMountFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if opt.CacheBytes != 256<<20 || len(opt.Kinds) != 6 || opt.MaxParallel != 0 || opt.AllowOther || opt.Debug ||
-		opt.CacheDir != "/var/cache/someone/modelfs" || opt.DiskCacheBytes != 1<<30 {
+		opt.CacheDir != "/var/cache/someone/modelfs" || opt.DiskCacheBytes != 0 {
 		t.Errorf("defaults: %+v", opt)
 	}
 	if opt, err := parseMount(t, "--cache-dir", "off", "src", "mnt"); err != nil || opt.CacheDir != "" {
