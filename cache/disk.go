@@ -447,17 +447,20 @@ func (d *Disk) discard(key Key, f *os.File) {
 	d.mu.Unlock()
 }
 
-// The file of an entry:
+// The file of an entry, written front to back as its parts are made:
 //
-//	"MFSB" | u32 layout (1) | u32 header length | u32 CRC-32C of the header | header | parts
+//	"MFSB" | u32 layout (2) | parts, in order | header | u32 header length |
+//	u32 CRC-32C of the header | "MFSE"
 //	header: key (32 bytes) | uvarint meta length | meta | uvarint part count |
 //	        per part: uvarint name length | name | uvarint length | u32 CRC-32C of the part
 //
-// Parts follow the header in order; the file is exactly as long as they say.
+// The file is exactly as long as the header says.
 const (
 	entryMagic  = "MFSB"
-	entryLayout = 1
-	preamble    = 16
+	entryEnd    = "MFSE"
+	entryLayout = 2
+	preamble    = 8
+	trailer     = 12
 )
 
 func corrupt(f *os.File, format string, args ...any) error {
@@ -472,27 +475,34 @@ func readEntry(f *os.File, key Key) (*Entry, error) {
 	}
 	size := fi.Size()
 	var pre [preamble]byte
+	var tail [trailer]byte
+	if size < preamble+trailer {
+		return nil, corrupt(f, "%d bytes, shorter than an empty entry", size)
+	}
 	if _, err := f.ReadAt(pre[:], 0); err != nil {
-		return nil, corrupt(f, "%d bytes, shorter than the preamble", size)
+		return nil, corrupt(f, "preamble: %v", err)
 	}
-	if string(pre[:4]) != entryMagic || binary.LittleEndian.Uint32(pre[4:]) != entryLayout {
-		return nil, corrupt(f, "not an entry of layout %d", entryLayout)
+	if _, err := f.ReadAt(tail[:], size-trailer); err != nil {
+		return nil, corrupt(f, "trailer: %v", err)
 	}
-	hlen := int64(binary.LittleEndian.Uint32(pre[8:]))
-	if hlen > maxHeaderLen || preamble+hlen > size {
+	if string(pre[:4]) != entryMagic || binary.LittleEndian.Uint32(pre[4:]) != entryLayout || string(tail[8:]) != entryEnd {
+		return nil, corrupt(f, "not a whole entry of layout %d", entryLayout)
+	}
+	hlen := int64(binary.LittleEndian.Uint32(tail[:]))
+	if hlen > maxHeaderLen || preamble+hlen+trailer > size {
 		return nil, corrupt(f, "header of %d bytes in a file of %d", hlen, size)
 	}
 	h := make([]byte, hlen)
-	if _, err := f.ReadAt(h, preamble); err != nil {
+	if _, err := f.ReadAt(h, size-trailer-hlen); err != nil {
 		return nil, corrupt(f, "header: %v", err)
 	}
-	if crc32.Checksum(h, castagnoli) != binary.LittleEndian.Uint32(pre[12:]) {
+	if crc32.Checksum(h, castagnoli) != binary.LittleEndian.Uint32(tail[4:]) {
 		return nil, corrupt(f, "header checksum")
 	}
 	r := reader{b: h}
 	var k Key
 	copy(k[:], r.bytes(len(k)))
-	e := &Entry{Key: k, f: f, data: preamble + hlen}
+	e := &Entry{Key: k, f: f, data: preamble}
 	e.Meta = r.bytes(r.count(len(h)))
 	n := r.count(maxParts)
 	off := int64(0)
@@ -511,8 +521,8 @@ func readEntry(f *os.File, key Key) (*Entry, error) {
 		return nil, corrupt(f, "malformed header")
 	case k != key:
 		return nil, corrupt(f, "holds key %s", k)
-	case e.data+off != size:
-		return nil, corrupt(f, "%d bytes, want %d", size, e.data+off)
+	case preamble+off+hlen+trailer != size:
+		return nil, corrupt(f, "%d bytes, want %d", size, preamble+off+hlen+trailer)
 	}
 	return e, nil
 }
@@ -561,118 +571,222 @@ func (e *Entry) Read(name string) ([]byte, error) {
 // Close closes the entry's file.
 func (e *Entry) Close() error { return e.f.Close() }
 
-// Put stores parts and meta under key, replacing any entry there, after evicting least recently
-// used entries to make room. The file is written aside and renamed into place, so a reader —
-// or a process killed halfway — never sees a part of it. An entry larger than half the budget
-// is not stored (ErrEntryTooLarge). After a failed write (a full disk, say) Put returns
-// ErrPaused for a minute without writing.
+// Put stores parts and meta under key at once: Create, a Part each, Commit.
 func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
-	if len(parts) > maxParts {
-		return fmt.Errorf("disk cache: %d parts (at most %d)", len(parts), maxParts)
+	w, err := d.Create(key)
+	if err != nil {
+		return err
 	}
-	var h []byte
-	h = append(h, key[:]...)
-	h = binary.AppendUvarint(h, uint64(len(meta)))
-	h = append(h, meta...)
-	h = binary.AppendUvarint(h, uint64(len(parts)))
-	total := int64(0)
 	for _, p := range parts {
-		h = binary.AppendUvarint(h, uint64(len(p.Name)))
-		h = append(h, p.Name...)
-		h = binary.AppendUvarint(h, uint64(len(p.Data)))
-		h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(p.Data, castagnoli))
-		total += int64(len(p.Data))
+		if err := w.Part(p.Name, p.Data); err != nil {
+			w.Abort()
+			return err
+		}
 	}
-	if len(h) > maxHeaderLen {
-		return fmt.Errorf("disk cache: header of %d bytes (at most %d)", len(h), maxHeaderLen)
+	if err := w.Commit(meta); err != nil {
+		w.Abort()
+		return err
 	}
-	charge := blocks(preamble + int64(len(h)) + total)
-	sub := key.String()[:2]
+	return nil
+}
 
+// Writer writes one entry part by part, so that its maker need not hold every part at once;
+// nothing of it is seen until Commit renames it into place, so a reader — or a process killed
+// halfway — never sees a part of it. Room is made for each part as it comes, least recently
+// used entries evicted first. After a write fails (a full disk, say) the Disk refuses to
+// Create for a minute (ErrPaused).
+type Writer struct {
+	d        *Disk
+	key      Key
+	f        *os.File
+	tmp      string
+	parts    []part
+	off      int64 // bytes of parts written
+	reserved int64
+	err      error
+}
+
+// Create starts the entry of key.
+func (d *Disk) Create(key Key) (*Writer, error) {
 	d.mu.Lock()
 	paused, catchUp := time.Now().Before(d.pausedUntil), d.written > d.max/4
 	d.mu.Unlock()
-	switch {
-	case paused:
-		return ErrPaused
-	case charge > d.max/2:
-		return ErrEntryTooLarge
-	case catchUp:
+	if paused {
+		return nil, ErrPaused
+	}
+	if catchUp {
 		d.rescan() // catch up with what other processes sharing the directory wrote
 	}
+	w := &Writer{d: d, key: key}
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	w.tmp = filepath.Join(d.dir, "tmp", "."+key.String()+"."+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, d.failed(err)
+	}
+	holdWhileWriting(f)
+	w.f = f
+	var pre [preamble]byte
+	copy(pre[:], entryMagic)
+	binary.LittleEndian.PutUint32(pre[4:], entryLayout)
+	if err := w.write(pre[:]); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// failed pauses writing after err and returns it for the caller.
+func (d *Disk) failed(err error) error {
 	d.mu.Lock()
-	if el, ok := d.items[key]; ok {
-		d.dropLocked(el) // replaced below
-	}
-	room := charge
-	haveSub := d.subdirs[sub]
-	if !haveSub {
-		room += blockSize
-	}
-	victims := d.evictLocked(room)
-	d.reserved += room
+	d.pausedUntil = time.Now().Add(pauseAfter)
 	d.mu.Unlock()
-	d.remove(victims)
+	return fmt.Errorf("disk cache %s: %w", d.dir, err)
+}
 
-	err := d.write(key, sub, !haveSub, h, parts)
+// write makes room for b and writes it.
+func (w *Writer) write(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	room := int64(len(b))
+	if blocks(w.reserved+room) > w.d.max/2 {
+		w.err = ErrEntryTooLarge
+		return w.err
+	}
+	w.d.mu.Lock()
+	victims := w.d.evictLocked(blocks(w.reserved+room) - blocks(w.reserved))
+	w.d.reserved += blocks(w.reserved+room) - blocks(w.reserved)
+	w.d.mu.Unlock()
+	w.reserved += room
+	w.d.remove(victims)
+	if _, err := w.f.Write(b); err != nil {
+		w.err = w.d.failed(err)
+	}
+	return w.err
+}
 
+// Part writes the part named name.
+func (w *Writer) Part(name string, data []byte) error {
+	if len(w.parts) == maxParts || len(name) > 256 {
+		w.err = fmt.Errorf("disk cache: more than %d parts or a name over 256 bytes", maxParts)
+		return w.err
+	}
+	if err := w.write(data); err != nil {
+		return err
+	}
+	w.parts = append(w.parts, part{name: name, off: w.off, len: int64(len(data)), crc: crc32.Checksum(data, castagnoli)})
+	w.off += int64(len(data))
+	return nil
+}
+
+// Recover returns the parts written so far, read back, and drops the entry: what a maker that
+// let go of them takes back when the entry cannot be committed.
+func (w *Writer) Recover() map[string][]byte {
+	out := map[string][]byte{}
+	if w.tmp != "" {
+		if r, err := os.Open(w.tmp); err == nil {
+			for _, p := range w.parts {
+				b := make([]byte, p.len)
+				if _, err := r.ReadAt(b, preamble+p.off); err == nil && crc32.Checksum(b, castagnoli) == p.crc {
+					out[p.name] = b
+				}
+			}
+			r.Close()
+		}
+	}
+	w.Abort()
+	return out
+}
+
+// Abort drops the entry.
+func (w *Writer) Abort() {
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
+	if w.tmp != "" {
+		os.Remove(w.tmp)
+		w.tmp = ""
+	}
+	w.release()
+}
+
+func (w *Writer) release() {
+	w.d.mu.Lock()
+	w.d.reserved -= blocks(w.reserved)
+	w.d.mu.Unlock()
+	w.reserved = 0
+}
+
+// Commit writes meta and the header and renames the entry into place, replacing any entry of
+// its key. When it fails, the parts are still there for Recover (or Abort).
+func (w *Writer) Commit(meta []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	var h []byte
+	h = append(h, w.key[:]...)
+	h = binary.AppendUvarint(h, uint64(len(meta)))
+	h = append(h, meta...)
+	h = binary.AppendUvarint(h, uint64(len(w.parts)))
+	for _, p := range w.parts {
+		h = binary.AppendUvarint(h, uint64(len(p.name)))
+		h = append(h, p.name...)
+		h = binary.AppendUvarint(h, uint64(p.len))
+		h = binary.LittleEndian.AppendUint32(h, p.crc)
+	}
+	if len(h) > maxHeaderLen {
+		w.err = fmt.Errorf("disk cache: header of %d bytes (at most %d)", len(h), maxHeaderLen)
+		return w.err
+	}
+	h = binary.LittleEndian.AppendUint32(h, uint32(len(h)))
+	h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(h[:len(h)-4], castagnoli))
+	h = append(h, entryEnd...)
+	if err := w.write(h); err != nil {
+		return err
+	}
+	d, sub := w.d, w.key.String()[:2]
+	err := w.f.Close()
+	w.f = nil
+	d.mu.Lock()
+	haveSub := d.subdirs[sub]
+	d.mu.Unlock()
+	if err == nil && !haveSub {
+		err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755)
+	}
+	if err == nil {
+		err = os.Rename(w.tmp, d.path(w.key))
+		if errors.Is(err, fs.ErrNotExist) { // another process cleared the directory
+			if err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err == nil {
+				err = os.Rename(w.tmp, d.path(w.key))
+			}
+		}
+	}
+	if err != nil {
+		w.err = d.failed(err)
+		return w.err
+	}
+	w.tmp = ""
+	charge := blocks(w.reserved)
+	w.release()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.reserved -= room
-	if err != nil {
-		d.pausedUntil = time.Now().Add(pauseAfter)
-		return fmt.Errorf("disk cache %s: %w", d.dir, err)
-	}
 	if !d.subdirs[sub] {
 		d.subdirs[sub] = true
 		d.fixed += blockSize
 		d.used += blockSize
 	}
-	if el, ok := d.items[key]; ok {
+	if el, ok := d.items[w.key]; ok {
 		d.dropLocked(el)
 	}
-	d.items[key] = d.lru.PushFront(&diskEntry{key, charge})
+	d.items[w.key] = d.lru.PushFront(&diskEntry{w.key, charge})
 	d.used += charge
 	d.written += charge
 	d.stats.Writes++
 	d.stats.Entries = len(d.items)
 	return nil
-}
-
-// write writes the entry file aside and renames it into place.
-func (d *Disk) write(key Key, sub string, mkdir bool, h []byte, parts []Part) error {
-	if mkdir {
-		if err := os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err != nil {
-			return err
-		}
-	}
-	err := d.writeEntry(key, h, parts)
-	if errors.Is(err, fs.ErrNotExist) && !mkdir { // another process cleared the directory
-		if err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err == nil {
-			err = d.writeEntry(key, h, parts)
-		}
-	}
-	return err
-}
-
-// writeEntry writes the entry file aside and renames it into place.
-func (d *Disk) writeEntry(key Key, h []byte, parts []Part) error {
-	return writeFileAtomic(d.dir, d.path(key), func(w io.Writer) error {
-		head := make([]byte, preamble, preamble+len(h))
-		copy(head, entryMagic)
-		binary.LittleEndian.PutUint32(head[4:], entryLayout)
-		binary.LittleEndian.PutUint32(head[8:], uint32(len(h)))
-		binary.LittleEndian.PutUint32(head[12:], crc32.Checksum(h, castagnoli))
-		if _, err := w.Write(append(head, h...)); err != nil {
-			return err
-		}
-		for _, p := range parts {
-			if _, err := w.Write(p.Data); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 // writeAtomic writes data to path (inside the cache directory dir) through a temporary file.

@@ -150,14 +150,18 @@ func TestDiskDamage(t *testing.T) {
 	damages := map[string]func([]byte) []byte{
 		"empty":             func(b []byte) []byte { return nil },
 		"preamble only":     func(b []byte) []byte { return b[:preamble] },
-		"cut in the header": func(b []byte) []byte { return b[:preamble+10] },
-		"cut in a part":     func(b []byte) []byte { return b[:len(b)-1000] },
+		"cut in a part":     func(b []byte) []byte { return b[:preamble+10] },
+		"cut in the header": func(b []byte) []byte { return b[:len(b)-trailer-3] },
+		"cut in the last":   func(b []byte) []byte { return b[:len(b)-1000] },
 		"one byte longer":   func(b []byte) []byte { return append(b, 0) },
 		"bad magic":         func(b []byte) []byte { b[0] = 'X'; return b },
 		"other layout":      func(b []byte) []byte { b[4] = 9; return b },
-		"header bit":        func(b []byte) []byte { b[preamble+40] ^= 1; return b },
-		"header length":     func(b []byte) []byte { b[8] = 0xff; b[9] = 0xff; b[10] = 0xff; return b },
-		"part bit":          func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b },
+		"no end mark":       func(b []byte) []byte { b[len(b)-1] = 'X'; return b },
+		"header bit":        func(b []byte) []byte { b[len(b)-trailer-5] ^= 1; return b },
+		"header length":     func(b []byte) []byte { b[len(b)-trailer+2] = 0x7f; return b },
+		"header checksum":   func(b []byte) []byte { b[len(b)-trailer+4] ^= 1; return b },
+		"part bit":          func(b []byte) []byte { b[preamble+40] ^= 0x80; return b },
+		"last part bit":     func(b []byte) []byte { b[len(b)-trailer-200] ^= 0x80; return b },
 	}
 	i := 0
 	for name, damage := range damages {
@@ -554,5 +558,38 @@ func TestJournalFollowsReplacement(t *testing.T) {
 	_, recs, _ = openT(t, dir, 0).OpenJournal("tree", []byte("head"))
 	if got := fmt.Sprintf("%q", recs); got != `["head" "a3"]` {
 		t.Errorf("after a rewrite and a clear by another: %s; want the head and a3", got)
+	}
+}
+
+// A writer that is given parts one at a time can take them back when the entry cannot be kept.
+func TestWriterRecover(t *testing.T) {
+	d := openT(t, t.TempDir(), MinDiskBytes)
+	w, err := d.Create(testKey(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := testParts(1)
+	for _, p := range parts {
+		if err := w.Part(p.Name, p.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Part("huge", make([]byte, MinDiskBytes)); !errors.Is(err, ErrEntryTooLarge) {
+		t.Fatalf("a part past half the budget: %v", err)
+	}
+	got := w.Recover()
+	for _, p := range parts {
+		if !bytes.Equal(got[p.Name], p.Data) {
+			t.Errorf("part %s not recovered", p.Name)
+		}
+	}
+	if _, err := d.Get(testKey(1)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a recovered entry was kept: %v", err)
+	}
+	if st := d.Stats(); st.Bytes != d.fixed || d.reserved != 0 {
+		t.Errorf("after recovering: %d bytes charged (fixed %d), %d reserved", st.Bytes, d.fixed, d.reserved)
+	}
+	if left, _ := os.ReadDir(filepath.Join(d.Dir(), "tmp")); len(left) != 0 {
+		t.Errorf("%d temporary files left", len(left))
 	}
 }

@@ -78,6 +78,22 @@ func (m *Memory) Put(key string, data []byte) {
 	m.evictLocked()
 }
 
+// PutIfRoom stores data under key like Put, but only when it fits without evicting anything:
+// for a document kept in case it is asked for, which must not push out one that was. It
+// reports whether it stored it.
+func (m *Memory) PutIfRoom(key string, data []byte) bool {
+	size := int64(cap(data)+len(key)) + entryOverhead
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.items[key]; ok || m.stats.Bytes+size > m.max-m.stats.Reserved {
+		return false
+	}
+	m.items[key] = m.lru.PushFront(&memEntry{key: key, data: data, size: size})
+	m.stats.Bytes += size
+	m.stats.Entries++
+	return true
+}
+
 // SetReserve sets aside n bytes of the budget for memory the owner holds besides documents,
 // evicting documents until the rest holds them.
 func (m *Memory) SetReserve(n int64) {

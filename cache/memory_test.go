@@ -156,3 +156,17 @@ func TestMemoryReserve(t *testing.T) {
 		t.Fatalf("reserving everything: %+v", st)
 	}
 }
+
+func TestMemoryPutIfRoom(t *testing.T) {
+	m := NewMemory(3000)
+	m.Put("read", make([]byte, 1500))
+	if !m.PutIfRoom("maybe", make([]byte, 500)) {
+		t.Error("a document that fits was refused")
+	}
+	if m.PutIfRoom("too much", make([]byte, 1500)) {
+		t.Error("a document that needs an eviction was stored")
+	}
+	if _, ok := m.Get("read"); !ok {
+		t.Error("PutIfRoom evicted")
+	}
+}

@@ -201,13 +201,28 @@ func embeds(kind Kind, opt EncodeOptions) bool {
 // checked and decoded once for all of them. The scene is left as it was given.
 func Outputs(src Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) (out [][]byte, errs []error) {
 	out, errs = make([][]byte, len(kinds)), make([]error, len(kinds))
+	OutputsFunc(src, s, kinds, opt, func(i int, doc []byte, err error) { out[i], errs[i] = doc, err })
+	return out, errs
+}
+
+// OutputsFunc is Outputs handing each document to yield as soon as it is made, so that a caller
+// storing them one by one holds one at a time. Every file the outputs read through src is read
+// before the first call of yield.
+func OutputsFunc(src Source, s *scene.Scene, kinds []Kind, opt EncodeOptions, yield func(i int, doc []byte, err error)) {
 	textures, warnings := slices.Clone(s.Textures), len(s.Warnings)
 	memo := imageFiles{}
+	if src.Open != nil {
+		for _, t := range s.Textures {
+			if t.Resolved != "" && t.ImageError == "" && t.Image == nil {
+				memo.load(src, t.Resolved, false) // reads it, as every kind will
+			}
+		}
+	}
 	for i, kind := range kinds {
 		loadImages(src, s, embeds(kind, opt), memo)
-		out[i], errs[i] = Encode(s, kind, opt)
+		doc, err := Encode(s, kind, opt)
 		copy(s.Textures, textures) // as decoded, for the next kind
 		s.Warnings = s.Warnings[:warnings]
+		yield(i, doc, err)
 	}
-	return out, errs
 }

@@ -342,7 +342,7 @@ func TestReadAhead(t *testing.T) {
 		copyFile(t, filepath.Join(sampleDir(t), "Units/Crate.mdx"), filepath.Join(src, fmt.Sprintf("M%02d.mdx", i)))
 	}
 	c := newCounts()
-	m := mountT(t, src, Options{OnTranslate: c.hook, MaxParallel: 2})
+	m := mountT(t, src, Options{OnTranslate: c.hook, MaxParallel: 2, CacheDir: t.TempDir()})
 	if _, err := os.Stat(m.path("M05.mdx.json")); err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,7 @@ type fsys struct {
 	modelSlots, textureSlots chan struct{}
 
 	nodes        atomic.Int64 // nodes the kernel holds (see reserve)
+	inflight     atomic.Int64 // memory the translations running are expected to take
 	translations atomic.Int64
 	failures     atomic.Int64
 	reused       atomic.Int64
@@ -165,7 +166,21 @@ const (
 // memPut keeps a document in the memory tier, whose budget first sets aside what the mount's
 // own state takes: --cache-size bounds everything the mount keeps for what it translated, the
 // nodes a listing makes the kernel hold included, and documents get what is left.
-func (f *fsys) memPut(key string, data []byte) {
+func (f *fsys) memPut(key string, data []byte) { f.memKeep(key, data, false) }
+
+// memKeep is memPut, or with maybe, PutIfRoom: for a document kept in case it is asked for.
+func (f *fsys) memKeep(key string, data []byte, maybe bool) bool {
+	f.reserve()
+	if maybe {
+		return f.mem.PutIfRoom(key, data)
+	}
+	f.mem.Put(key, data)
+	return true
+}
+
+// reserve sets aside in the memory tier's budget what the mount holds besides documents: its
+// own state, and the translations running (see make).
+func (f *fsys) reserve() {
 	f.mu.Lock()
 	state := int64(f.versions.len())*versionCost + int64(f.files.len())*fileCost
 	f.mu.Unlock()
@@ -177,6 +192,5 @@ func (f *fsys) memPut(key string, data []byte) {
 		// Without a disk tier a document evicted is a decode again: keep half for them.
 		state = min(state, f.opt.CacheBytes/2)
 	}
-	f.mem.SetReserve(state)
-	f.mem.Put(key, data)
+	f.mem.SetReserve(state + f.inflight.Load())
 }

@@ -169,11 +169,7 @@ func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
 			}
 		}
 	}
-	want := translate.Kind("")
-	if n == needBytes {
-		want = kind
-	}
-	return f.make(src, data, st, key, want)
+	return f.make(src, data, st, key, kind, n)
 }
 
 // depsHold reports whether every dep of v holds.
@@ -267,9 +263,10 @@ func (f *fsys) unreadable(src string, err error) *version {
 }
 
 // make translates src, whose bytes are data, into every enabled kind from one decode, and
-// keeps the result: the version, the documents on disk, and in memory the one wanted (all of
-// them without a disk tier).
-func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind) (loaded, error) {
+// keeps the result: the version, the documents on disk as each is made, and in memory the one
+// the caller wants (a stat is followed by a read more often than not), the others too without
+// a disk tier, as far as there is room.
+func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
 	isTexture := translate.IsTextureName(src)
 	slots := f.modelSlots
 	if isTexture {
@@ -277,6 +274,12 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 	}
 	slots <- struct{}{}
 	defer func() { <-slots }()
+	// Documents in memory make room for what the translation will hold: its scene and its
+	// documents, about outputFactor times the source (a 2.2 MB MDX grid makes 15 MB).
+	expect := min(int64(len(data))*outputFactor, f.opt.CacheBytes/2)
+	f.inflight.Add(expect)
+	f.reserve()
+	defer f.inflight.Add(-expect)
 
 	f.translations.Add(1)
 	if f.opt.OnTranslate != nil {
@@ -286,14 +289,21 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
-	out := map[translate.Kind][]byte{}
+	k := &keeper{f: f, v: v, want: want, read: n == needBytes, docs: map[translate.Kind][]byte{}}
 	var format string
 	if isTexture {
 		format = "texture"
 		png, err := translate.ConvertTexture(src, data)
-		f.result(v, out, translate.PNG, png, err)
+		k.begin()
+		k.doc(translate.PNG, png, err)
 	} else {
 		rec := &recorder{f: f}
+		begin := func() { // once everything the translation reads has been read
+			var deps []dep
+			deps, v.persist, v.mtime = rec.result(v.mtime)
+			v.deps = f.intern(deps)
+			k.begin()
+		}
 		source := translate.Source{Name: src, Data: data, Open: rec.open, List: rec.list, Fold: rec.fold,
 			Texture: f.texturePNG, Options: f.opt.DecoderOptions}
 		s, ft, err := translate.Decode(source)
@@ -301,77 +311,123 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 			format = ft.Name
 		}
 		if err != nil {
-			for _, k := range f.modelKinds {
-				f.result(v, out, k, nil, err)
+			begin()
+			for _, kind := range f.modelKinds {
+				k.doc(kind, nil, err)
 			}
 		} else {
-			docs, errs := translate.Outputs(source, s, f.modelKinds, translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"})
+			opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
+			translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc []byte, err error) {
+				if i == 0 {
+					begin()
+				}
+				k.doc(f.modelKinds[i], doc, err)
+			})
 			s.Release() // the documents are copies: the decoder may reuse the scene's memory
-			for i, k := range f.modelKinds {
-				f.result(v, out, k, docs[i], errs[i])
+			if len(f.modelKinds) == 0 {
+				begin()
 			}
 		}
-		var deps []dep
-		deps, v.persist, v.mtime = rec.result(v.mtime)
-		v.deps = f.intern(deps)
 	}
 	if v.err != nil {
 		f.failures.Add(1)
 		f.logFailure(src, key, format, v.err)
 		if j := kindIndex(translate.JSON); v.fails[j] != failNone && v.has(translate.JSON) {
-			f.result(v, out, translate.JSON, metajson.EncodeError(src, format, v.err), nil)
+			k.doc(translate.JSON, metajson.EncodeError(src, format, v.err), nil)
 		}
 	}
-	v.seal()
-	stored := v.persist && f.store(v, out)
-	for k, b := range out {
-		// With a disk tier holding them, only the document asked for (and a texture's PNG,
-		// which models embed) takes memory: a listing that stats ten thousand models would
-		// otherwise fill the budget with documents nobody reads.
-		if !stored || k == want || k == translate.PNG {
-			if cap(b)-len(b) > len(b)/8 {
-				b = bytes.Clone(b) // the encoder's spare room would take budget for nothing
-				out[k] = b
-			}
-			f.memPut(memKey(v.id, k), b)
-		}
-	}
+	k.finish()
 	f.keep(src, v)
 	f.journal(src, v)
-	return loaded{v: v, out: out}, nil
+	return loaded{v: v, out: k.docs}, nil
 }
 
-// result records the outcome of one kind of v.
-func (f *fsys) result(v *version, out map[translate.Kind][]byte, k translate.Kind, doc []byte, err error) {
-	i := kindIndex(k)
+// outputFactor is the memory a translation takes at most, in times its source's size.
+const outputFactor = 8
+
+// keeper keeps the documents of one translation as they are made: each goes to the disk
+// tier's entry of the version, and only the one wanted (and a texture's PNG, which models
+// embed) to memory, so that neither a listing that stats ten thousand models fills the budget
+// with documents nobody reads, nor a big model holds all its documents at once. Without a
+// disk tier, or once it fails or the entry outgrows it, documents go to memory.
+type keeper struct {
+	f    *fsys
+	v    *version
+	want translate.Kind // the kind the caller asked for
+	read bool           // to read it, not only to stat it
+	w    *cache.Writer
+	docs map[translate.Kind][]byte // kept in memory (for the callers of this load)
+}
+
+// begin starts the disk entry, once the version's deps, and so its id, are known.
+func (k *keeper) begin() {
+	k.v.seal()
+	if k.f.disk == nil || !k.v.persist {
+		return
+	}
+	w, err := k.f.disk.Create(k.v.key)
+	if err != nil {
+		k.f.diskError(err)
+		return
+	}
+	k.w = w
+}
+
+// doc records the outcome of one kind.
+func (k *keeper) doc(kind translate.Kind, doc []byte, err error) {
+	v, i := k.v, kindIndex(kind)
 	if err != nil {
 		v.sizes[i], v.fails[i] = 0, classOf(err)
 		if v.err == nil {
 			v.err = err
 		}
-		delete(out, k)
 		return
 	}
 	v.sizes[i], v.fails[i] = int64(len(doc)), failNone
-	out[k] = doc
-}
-
-// store writes v's documents to the disk tier; it reports whether they are there.
-func (f *fsys) store(v *version, out map[translate.Kind][]byte) bool {
-	if f.disk == nil {
-		return false
-	}
-	parts := make([]cache.Part, 0, len(out))
-	for _, k := range allKinds {
-		if b, ok := out[k]; ok {
-			parts = append(parts, cache.Part{Name: kindName(k), Data: b})
+	if k.w != nil {
+		if err := k.w.Part(kindName(kind), doc); err != nil {
+			k.fallBack(err)
 		}
 	}
-	err := f.disk.Put(v.key, encodeMeta(v.deps, v.fails), parts)
-	if !errors.Is(err, cache.ErrEntryTooLarge) {
-		f.diskError(err)
+	switch {
+	case kind == translate.PNG, kind == k.want && (k.read || k.w == nil):
+		k.hold(kind, doc, false)
+	case kind == k.want, k.w == nil: // stat'd with a disk tier, or nowhere else to keep it
+		k.hold(kind, doc, true)
 	}
-	return err == nil
+}
+
+// fallBack takes back into memory what the disk entry held when it cannot be written.
+func (k *keeper) fallBack(err error) {
+	if !errors.Is(err, cache.ErrEntryTooLarge) {
+		k.f.diskError(err)
+	}
+	for name, b := range k.w.Recover() {
+		kind := translate.Kind(name)
+		k.hold(kind, b, kind != translate.PNG && (kind != k.want || !k.read))
+	}
+	k.w = nil
+}
+
+// hold keeps doc in memory; with maybe, only if it fits without evicting a document that was
+// asked for.
+func (k *keeper) hold(kind translate.Kind, doc []byte, maybe bool) {
+	if cap(doc)-len(doc) > len(doc)/8 {
+		doc = bytes.Clone(doc) // the encoder's spare room would take budget for nothing
+	}
+	if k.f.memKeep(memKey(k.v.id, kind), doc, maybe) {
+		k.docs[kind] = doc
+	}
+}
+
+// finish commits the disk entry.
+func (k *keeper) finish() {
+	if k.w == nil {
+		return
+	}
+	if err := k.w.Commit(encodeMeta(k.v.deps, k.v.fails)); err != nil {
+		k.fallBack(err)
+	}
 }
 
 // texturePNG is the translate.TextureFunc of the mount's translations: the PNG of a texture a
@@ -379,7 +435,7 @@ func (f *fsys) store(v *version, out map[translate.Kind][]byte) bool {
 // texture used by ten thousand models is decoded once.
 func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
 	key := f.sourceKey(name, sha256.Sum256(data))
-	if b, ok := f.mem.Get(memKey(versionID(key, nil, [numKinds]failClass{}), translate.PNG)); ok {
+	if b, ok := f.mem.Get(memKey(versionID(key, nil), translate.PNG)); ok {
 		return b, nil // a texture's version reads nothing else
 	}
 	if translate.IsTextureName(name) {

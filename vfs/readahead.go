@@ -13,7 +13,8 @@ import (
 // a caller has to wait for a translation of a model that follows, in the folder's order, the
 // one the previous wait was for, the next few are started in the background, as the kernel
 // reads ahead of a sequential reader: the scan then has every core working for it. A single
-// stat starts nothing, and listing a folder still translates nothing.
+// stat starts nothing, and listing a folder still translates nothing. It needs a disk tier,
+// which keeps what it made until it is read.
 
 // readAheadGap is how far (in names) two waits may be apart to count as one scan.
 const readAheadGap = 8
@@ -28,6 +29,11 @@ type scan struct{ last, ahead int }
 // readAhead notes that a caller waits for src, and starts the sources after it when the
 // caller scans the folder in order.
 func (f *fsys) readAhead(src string) {
+	if f.disk == nil {
+		// Without a disk tier what a read-ahead made may be evicted before it is read, and
+		// made again: it would cost more than it saves.
+		return
+	}
 	textures := translate.IsTextureName(src)
 	kind := translate.PNG
 	if !textures {

@@ -253,18 +253,18 @@ func (f *fsys) keep(src string, v *version) {
 	f.mu.Unlock()
 }
 
-// seal sets v's id from its key, deps and fails, once they are final. The source key alone
-// does not tell two versions apart whose companions differ: the memory tier and the kernel's
-// page cache key the documents by the id.
+// seal sets v's id from its key and deps, once they are final: they decide every document,
+// failures included. The source key alone does not tell two versions apart whose companions
+// differ: the memory tier and the kernel's page cache key the documents by the id.
 func (v *version) seal() *version {
-	v.id = versionID(v.key, v.deps, v.fails)
+	v.id = versionID(v.key, v.deps)
 	return v
 }
 
-func versionID(key cache.Key, deps []dep, fails [numKinds]failClass) cache.Key {
+func versionID(key cache.Key, deps []dep) cache.Key {
 	h := sha256.New()
 	h.Write(key[:])
-	h.Write(encodeMeta(deps, fails))
+	h.Write(encodeMeta(deps, [numKinds]failClass{}))
 	var id cache.Key
 	h.Sum(id[:0])
 	return id
