@@ -83,6 +83,7 @@ const (
 	blockSize    = 4096
 	pauseAfter   = time.Minute
 	tmpMaxAge    = 10 * time.Minute
+	rescanEvery  = 30 * time.Second
 	maxHeaderLen = 4 << 20
 	maxParts     = 64
 )
@@ -114,6 +115,7 @@ type Disk struct {
 	reserved    int64 // room taken by writes under way
 	subdirs     map[string]bool
 	written     int64 // bytes written since the last scan
+	scanned     time.Time
 	pausedUntil time.Time
 	stats       DiskStats
 }
@@ -334,6 +336,7 @@ func (d *Disk) rescan() {
 	}
 	d.stats.Entries = len(d.items)
 	d.written = 0
+	d.scanned = time.Now()
 }
 
 // evictLocked drops least recently used entries until room more bytes fit in the budget, and
@@ -609,13 +612,15 @@ type Writer struct {
 // Create starts the entry of key.
 func (d *Disk) Create(key Key) (*Writer, error) {
 	d.mu.Lock()
-	paused, catchUp := time.Now().Before(d.pausedUntil), d.written > d.max/4
+	// Catch up with what other processes sharing the directory wrote, now and then: a scan
+	// costs a stat of every entry.
+	paused, catchUp := time.Now().Before(d.pausedUntil), d.written > d.max/4 && time.Since(d.scanned) > rescanEvery
 	d.mu.Unlock()
 	if paused {
 		return nil, ErrPaused
 	}
 	if catchUp {
-		d.rescan() // catch up with what other processes sharing the directory wrote
+		d.rescan()
 	}
 	w := &Writer{d: d, key: key}
 	var rnd [8]byte
