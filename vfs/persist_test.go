@@ -159,3 +159,37 @@ func TestStoppedLockHolder(t *testing.T) {
 		t.Error("nothing translated")
 	}
 }
+
+// FuzzRecords feeds arbitrary bytes to the readers of what the disk tier holds for the mount —
+// a journal record, a disk entry's metadata — which another process or a damaged disk may
+// have written: no panic, and only sound values taken.
+func FuzzRecords(f *testing.F) {
+	deps := []dep{{op: depFile, name: "Textures/a.blp", val: string(make([]byte, 32))}, {op: depFold, name: "x", val: ""}}
+	var fails [numKinds]failClass
+	fails[1] = failIO
+	f.Add(encodeMeta(deps, fails))
+	fx := &fsys{versions: newBounded[*version](16), files: newBounded[fileState](16), depLists: newBounded[[]dep](16)}
+	rec := appendString([]byte{recVersion}, "Units/a.mdx")
+	f.Add(append(appendString(rec, string(make([]byte, 32))), 0, 0, 0))
+	f.Add(appendIdentity(appendString([]byte{recFile}, "Textures/a.blp"), identity{size: 10, mtime: 5}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if deps, fails, err := decodeMeta(b); err == nil {
+			for _, d := range deps {
+				if d.op < depFile || d.op > depList {
+					t.Fatalf("dep op %d taken", d.op)
+				}
+			}
+			for _, c := range fails {
+				if c > failTooBig {
+					t.Fatalf("failure class %d taken", c)
+				}
+			}
+		}
+		d := decoder{b: b}
+		kind := d.byte()
+		p := d.string()
+		if !d.bad {
+			fx.loadRecord(kind, p, d)
+		}
+	})
+}
