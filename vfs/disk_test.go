@@ -212,16 +212,23 @@ func TestRemountServesWithoutTranslating(t *testing.T) {
 	}
 }
 
-// A source or a companion changed between two mounts is translated again, never served from
-// the cache directory.
-func TestRemountSeesChanges(t *testing.T) {
-	src := sampleTree(t)
-	dir := t.TempDir()
+// filledCache copies the sample tree, mounts it on a fresh cache directory, reads everything
+// and unmounts: the cache directory then holds all of it.
+func filledCache(t *testing.T) (src, dir string) {
+	t.Helper()
+	src, dir = sampleTree(t), t.TempDir()
 	m := mountT(t, src, Options{CacheDir: dir})
 	readAll(t, m.dir)
 	if err := m.Unmount(); err != nil {
 		t.Fatal(err)
 	}
+	return src, dir
+}
+
+// A source or a companion changed between two mounts is translated again, never served from
+// the cache directory.
+func TestRemountSeesChanges(t *testing.T) {
+	src, dir := filledCache(t)
 	// Same size and mtime for the source: only its content says it changed.
 	crate := filepath.Join(src, "Units/Crate.mdl")
 	fi, _ := os.Stat(crate)
@@ -248,13 +255,7 @@ func TestRemountSeesChanges(t *testing.T) {
 
 // A damaged entry in the cache directory is made again, never served.
 func TestDamagedEntryIsRemade(t *testing.T) {
-	src := sampleTree(t)
-	dir := t.TempDir()
-	m := mountT(t, src, Options{CacheDir: dir})
-	readAll(t, m.dir)
-	if err := m.Unmount(); err != nil {
-		t.Fatal(err)
-	}
+	src, dir := filledCache(t)
 	n := 0
 	filepath.WalkDir(filepath.Join(dir, "data"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
