@@ -20,7 +20,7 @@ import (
 // Records (each a journal record):
 //
 //	'T' | host | SRC | translator version        the tree: the first record
-//	'V' | path | key | mtime | sizes | fails | deps   a version of the source at path
+//	'V' | path | key | mtime | sizes | meta        a version of the source at path (meta: encodeMeta)
 //	'F' | path | identity | sum | racy        a file's state
 const (
 	recTree    = 'T'
@@ -105,20 +105,12 @@ func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
 		}
 		v.mtime = d.varint()
 		for i := range v.sizes {
-			v.sizes[i] = d.varint()
-			v.fails[i] = failClass(d.byte())
-			if v.fails[i] > failTooBig || v.sizes[i] < sizeUnknown {
+			if v.sizes[i] = d.varint(); v.sizes[i] < sizeUnknown {
 				return false
 			}
 		}
-		v.deps = make([]dep, d.count(3))
-		for i := range v.deps {
-			v.deps[i] = dep{op: depOp(d.byte()), name: d.string(), val: d.string()}
-			if v.deps[i].op < depFile || v.deps[i].op > depList {
-				return false
-			}
-		}
-		if d.bad || len(d.b) != 0 {
+		var err error
+		if v.deps, v.fails, err = decodeMeta([]byte(d.string())); err != nil || d.bad || len(d.b) != 0 {
 			return false
 		}
 		v.deps = f.intern(v.deps)
@@ -152,14 +144,8 @@ func (f *fsys) journal(src string, v *version) {
 	b = binary.AppendVarint(b, v.mtime)
 	for i := range v.sizes {
 		b = binary.AppendVarint(b, v.sizes[i])
-		b = append(b, byte(v.fails[i]))
 	}
-	b = binary.AppendUvarint(b, uint64(len(v.deps)))
-	for _, d := range v.deps {
-		b = append(b, byte(d.op))
-		b = appendString(b, d.name)
-		b = appendString(b, d.val)
-	}
+	b = appendString(b, string(encodeMeta(v.deps, v.fails))) // as a disk entry holds them
 	f.diskError(f.index.Append(b))
 }
 
