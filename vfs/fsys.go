@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -101,6 +102,21 @@ func (f *fsys) virtualName(name string) (src string, kind translate.Kind, ok boo
 		return "", "", false
 	}
 	return src, kind, true
+}
+
+// sourceInfo returns the Lstat of the source at src, or when it is a symlink, the Stat of what
+// it leads to inside SRC: a symlinked model or texture is translated as the file it names.
+func (f *fsys) sourceInfo(src string) (fs.FileInfo, error) {
+	fi, err := f.root.Lstat(src)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return fi, err
+	}
+	return f.followLink(src)
+}
+
+// followLink returns the Stat of what the symlink at rel leads to, which must be inside SRC.
+func (f *fsys) followLink(rel string) (fs.FileInfo, error) {
+	return f.root.Stat(rel)
 }
 
 // sourceOf reports whether a file named name has virtual files of kind: models have the model

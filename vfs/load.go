@@ -117,7 +117,7 @@ func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
 // load is the body of one shared load of src: it finds the current version, from the versions
 // or the disk tier, or makes it, so that it has kind (and its bytes, with needBytes).
 func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
-	fi, err := f.root.Lstat(src)
+	fi, err := f.sourceInfo(src)
 	if err != nil {
 		return loaded{}, err
 	}

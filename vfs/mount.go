@@ -85,6 +85,8 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 	fo := &gofs.Options{
 		MountOptions:    mo,
 		NegativeTimeout: &neg, // entry and attribute timeouts are set per reply (some must be 0)
+		// Modes as given: an entry of mode 0000 in SRC is 0000 here, not go-fuse's default.
+		NullPermissions: true,
 		Logger:          log.New(&slogWriter{opt.Logger}, "", 0),
 	}
 	var srv *fuse.Server

@@ -48,12 +48,36 @@ type linkNode struct{ passNode }
 // specialNode is a FIFO, socket or device node of SRC: attributes only.
 type specialNode struct{ passNode }
 
-// virtNode is a virtual document NAME.EXT.KIND beside the model NAME.EXT.
+// virtNode is a virtual document NAME.EXT.KIND beside the model NAME.EXT. Each node shows one
+// version of the document, the first it is asked about: the kernel keeps pages and a size per
+// inode, so a new version gets a new inode (see lookupVirtual), and a node asked about after its
+// version was superseded answers ESTALE, on which the kernel looks the name up again and gets
+// the new one, while handles opened on the old node read the old version to its end.
 type virtNode struct {
 	node
-	src                   string // the model's path, relative to SRC
-	kind                  translate.Kind
-	cacheState[cache.Key] // the version's id; the kind is the node's own
+	src  string // the model's path, relative to SRC
+	kind translate.Kind
+
+	mu    sync.Mutex
+	bound bool
+	id    cache.Key // the id of the version shown, once bound
+}
+
+// shows binds n to v if it shows no version yet, and reports whether it shows v.
+func (n *virtNode) shows(v *version) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.bound {
+		n.bound, n.id = true, v.id
+	}
+	return n.id == v.id
+}
+
+// unbound reports whether n has not shown any version yet.
+func (n *virtNode) unbound() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return !n.bound
 }
 
 // cacheState remembers the content of a file's last open — a passthrough file's identity, a
@@ -195,15 +219,26 @@ func setAttr(out *fuse.Attr, fi fs.FileInfo) {
 	out.Ino = 0 // the mount numbers its own inodes
 }
 
-// attrOf is the Getattr of every node mirroring SRC.
+// attrOf is the Getattr of every node mirroring SRC. An entry of that name that is not the
+// node's (replaced since the lookup) answers ESTALE: the kernel then looks the name up again,
+// as a native file system would have found the new entry.
 func (n *passNode) attrOf(out *fuse.AttrOut) syscall.Errno {
 	fi, err := n.fsys.root.Lstat(n.rel)
 	if err != nil {
 		return toErrno(err)
 	}
+	if !n.same(fi) {
+		return syscall.ESTALE
+	}
 	setAttr(&out.Attr, fi)
 	out.SetTimeout(n.fsys.opt.AttrTimeout)
 	return 0
+}
+
+// same reports whether fi is of the entry the node mirrors.
+func (n *passNode) same(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || n.dev == 0 && n.ino == 0 || uint64(st.Dev) == n.dev && st.Ino == n.ino
 }
 
 // Getattr reports the directory's attributes as in SRC.
@@ -211,8 +246,16 @@ func (n *dirNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.Attr
 	return n.attrOf(out)
 }
 
-// Getattr reports the file's attributes as in SRC.
+// Getattr reports the file's attributes as in SRC: with a handle open, those of the file it
+// reads, as fstat on a native file does after the name was given to another.
 func (n *fileNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	if h, ok := f.(*fileHandle); ok {
+		if fi, err := h.f.Stat(); err == nil {
+			setAttr(&out.Attr, fi)
+			out.SetTimeout(n.fsys.opt.AttrTimeout)
+			return 0
+		}
+	}
 	return n.attrOf(out)
 }
 
@@ -290,6 +333,12 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 			return nil, toErrno(err)
 		}
 	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		var err error
+		if fi, err = n.fsys.followLink(src); err != nil {
+			return nil, syscall.ENOENT
+		}
+	}
 	if !fi.Mode().IsRegular() {
 		return nil, syscall.ENOENT
 	}
@@ -299,14 +348,22 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 	if v != nil && v.has(kind) {
 		out.SetAttrTimeout(n.fsys.opt.AttrTimeout)
 	}
+	// The node already there serves when it shows this version, or none yet while this one is
+	// not known; else the name gets a new node, so that no page or size of one version is
+	// taken for another's.
 	if ch := n.GetChild(name); ch != nil {
-		if v, ok := ch.Operations().(*virtNode); ok && v.kind == kind && v.src == src {
-			return ch, 0
+		if old, ok := ch.Operations().(*virtNode); ok && old.kind == kind && old.src == src {
+			if v == nil && old.unbound() || v != nil && old.shows(v) {
+				return ch, 0
+			}
 		}
 	}
-	v2 := &virtNode{node: node{fsys: n.fsys}, src: src, kind: kind} // its rel is src's (see node)
+	vn := &virtNode{node: node{fsys: n.fsys}, src: src, kind: kind} // its rel is src's (see node)
+	if v != nil {
+		vn.shows(v)
+	}
 	n.fsys.nodes.Add(1)
-	return n.NewInode(ctx, v2, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
+	return n.NewInode(ctx, vn, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }
 
 // passChild returns the node for an entry of SRC, reusing the known one while it is the same
@@ -498,7 +555,7 @@ func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
 	list := make([]dirEntry, 0, len(ents))
 	for _, e := range ents {
 		list = append(list, dirEntry{DirEntry: fuse.DirEntry{Name: e.Name(), Mode: fileType(e.Type())}})
-		if !e.Type().IsRegular() {
+		if !e.Type().IsRegular() && !n.linkToSource(e) {
 			continue
 		}
 		for _, k := range n.fsys.opt.Kinds {
@@ -509,6 +566,16 @@ func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
 	}
 	slices.SortFunc(list, func(a, b dirEntry) int { return strings.Compare(a.Name, b.Name) })
 	return list, 0
+}
+
+// linkToSource reports whether e is a symlink to a regular file inside SRC that has virtual
+// files: a model or a texture, which a translation reads through the link.
+func (n *dirNode) linkToSource(e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 || !translate.IsModelName(e.Name()) && !translate.IsTextureName(e.Name()) {
+		return false
+	}
+	fi, err := n.fsys.followLink(path.Join(n.rel, e.Name()))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // Open opens the file of SRC for reading.
@@ -525,20 +592,15 @@ func (n *fileNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uin
 		f.Close()
 		return nil, 0, toErrno(err)
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() || !n.same(fi) {
 		f.Close()
-		return nil, 0, syscall.ENOENT // replaced since the lookup; the next lookup finds what is there now
+		return nil, 0, syscall.ESTALE // replaced since the lookup: the kernel looks it up again
 	}
 	return &fileHandle{f: f}, n.openFlags(identityOf(fi)), 0
 }
 
 // fileHandle is an open file of SRC.
-type fileHandle struct {
-	f interface {
-		io.ReaderAt
-		io.Closer
-	}
-}
+type fileHandle struct{ f *os.File }
 
 var (
 	_ gofs.FileReader   = (*fileHandle)(nil)
@@ -578,9 +640,16 @@ func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *version, kind translate.Kind) {
 }
 
 // Getattr reports the document's exact size, translating the model unless its version is
-// known. A model that fails to translate has size 0 here (and its open fails).
+// known. A model that fails to translate has size 0 here (and its open fails). With a handle
+// open, the node shows the handle's version; else a node whose version was superseded answers
+// ESTALE, and the kernel looks the name up again.
 func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
-	fi, err := n.fsys.root.Lstat(n.src)
+	if h, ok := f.(*virtHandle); ok {
+		out.Attr = h.attr
+		out.SetTimeout(n.fsys.opt.AttrTimeout)
+		return 0
+	}
+	fi, err := n.fsys.sourceInfo(n.src)
 	if err != nil {
 		return toErrno(err)
 	}
@@ -592,25 +661,42 @@ func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.Att
 	if err != nil && !errors.As(err, &fe) {
 		return toErrno(err)
 	}
+	if !n.shows(v) {
+		return syscall.ESTALE
+	}
 	virtAttr(&out.Attr, fi, v, n.kind)
 	out.SetTimeout(n.fsys.opt.AttrTimeout)
 	return 0
 }
 
-// Open translates the model unless its document is cached and opens the document.
+// Open translates the model unless its document is cached and opens the document. The kernel
+// may keep the pages it read of it: the node never shows another version.
 func (n *virtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
 	if writeFlags(flags) {
 		return nil, 0, toErrno(errReadOnly)
 	}
-	v, data, err := n.fsys.get(ctx, n.src, nil, n.kind, needBytes)
+	fi, err := n.fsys.sourceInfo(n.src)
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	return &virtHandle{data: data}, n.openFlags(v.id), 0
+	v, data, err := n.fsys.get(ctx, n.src, fi, n.kind, needBytes)
+	if v != nil && !n.shows(v) {
+		return nil, 0, syscall.ESTALE
+	}
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	h := &virtHandle{data: data}
+	virtAttr(&h.attr, fi, v, n.kind)
+	return h, fuse.FOPEN_KEEP_CACHE, 0
 }
 
-// virtHandle is an open virtual document: an immutable slice of the cache.
-type virtHandle struct{ data []byte }
+// virtHandle is an open virtual document: an immutable slice of the cache, and the attributes
+// of its version.
+type virtHandle struct {
+	data []byte
+	attr fuse.Attr
+}
 
 var _ gofs.FileReader = (*virtHandle)(nil)
 

@@ -470,6 +470,7 @@ func TestPassthrough(t *testing.T) {
 	}
 	for link, target := range map[string]string{
 		"Units/Link.mdx":   "Crate.mdx",
+		"Units/Away.mdx":   "/etc/hostname",
 		"Docs/dangling":    "../nowhere/at/all",
 		"Docs/outside":     "/etc/hostname",
 		"Docs/up-and-away": "../../../../../../etc",
@@ -518,15 +519,26 @@ func TestPassthrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A symlink to a model is a symlink; the virtual documents stand beside the model itself.
-	if _, err := os.Lstat(m.path("Units/Link.mdx.gltf")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Link.mdx.gltf: %v; want no virtual files beside a symlink", err)
-	}
 	if got, err := os.ReadFile(m.path("Units/Link.mdx")); err != nil || !bytes.Equal(got, mustRead(t, filepath.Join(src, "Units/Crate.mdx"))) {
 		t.Errorf("reading through the symlink: %v", err)
 	}
 	if m.translations() != 0 {
 		t.Errorf("passthrough caused %d translations", m.translations())
+	}
+	// A symlink to a model inside SRC is a symlink, with the virtual documents of the model it
+	// leads to beside it, as convert makes them of the link; one leading outside has none.
+	ents, err := os.ReadDir(m.path("Units"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := names(ents); !strings.Contains(l, "Link.mdx.gltf\n") || strings.Contains(l, "Away.mdx.") {
+		t.Errorf("listing:\n%s\nwant Link.mdx's virtual files and none of Away.mdx's", l)
+	}
+	if got, err := os.ReadFile(m.path("Units/Link.mdx.gltf")); err != nil || !bytes.Equal(got, mustConvert(t, src, "Units/Link.mdx", translate.GLTF)) {
+		t.Errorf("Link.mdx.gltf: %v; want convert's translation of the link", err)
+	}
+	if _, err := os.Lstat(m.path("Units/Away.mdx.gltf")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Away.mdx.gltf: %v; want none beside a symlink leading outside", err)
 	}
 }
 
