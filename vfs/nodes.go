@@ -623,15 +623,17 @@ func (h *fileHandle) Release(ctx context.Context) syscall.Errno {
 
 // virtAttr fills out for the virtual document of kind of the model whose Lstat is fi and whose
 // current version is v (nil when not known yet): the source's owner and times (mtime: the
-// newest of source and what its translation read), its read bits, one link, the document's
-// size.
+// newest of source and what its translation read), the read bits the source and all it was
+// made from grant (see access; the source's alone while v is not known), one link, the
+// document's size.
 func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *version, kind translate.Kind) {
 	setAttr(out, fi)
 	size, mtime := int64(0), fi.ModTime().UnixNano()
+	perm := uint32(fi.Mode().Perm()) & 0o444
 	if v != nil {
-		size, mtime = v.size(kind), max(mtime, v.mtime)
+		size, mtime, perm = v.size(kind), max(mtime, v.mtime), v.perm.Load()
 	}
-	out.Mode = syscall.S_IFREG | uint32(fi.Mode().Perm())&0o444
+	out.Mode = syscall.S_IFREG | perm
 	out.Size = uint64(size)
 	out.Blocks = (uint64(size) + 511) / 512
 	out.Nlink = 1

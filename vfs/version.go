@@ -34,6 +34,8 @@ type version struct {
 	// error): it is neither journaled nor written to disk.
 	persist bool
 	checked atomic.Int64 // when its deps were last found current, ns since the mount started
+	// perm is the read bits its documents show (see access), taken at each check.
+	perm atomic.Uint32
 }
 
 // Kinds are indexed in a version's arrays by kindIndex.
@@ -230,6 +232,7 @@ func (f *fsys) currentVersion(src string, fi fs.FileInfo) *version {
 	if !f.holds(src, v, fi) {
 		return nil
 	}
+	v.perm.Store(f.access(src, v))
 	if v.checked.Swap(now) < 0 {
 		f.reused.Add(1) // the first check of a version from the journal
 	}
@@ -247,6 +250,7 @@ func (f *fsys) holds(src string, v *version, fi fs.FileInfo) bool {
 
 // keep records v as the current version of src.
 func (f *fsys) keep(src string, v *version) {
+	v.perm.Store(f.access(src, v))
 	v.checked.Store(f.now())
 	f.mu.Lock()
 	f.versions.put(src, v)

@@ -1,0 +1,170 @@
+package vfs
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/modelfs/modelfs/translate"
+)
+
+// nobody is the unprivileged user the permission tests read as.
+const nobody = 65534
+
+// readableBy reports whether uid (with its group) can read the file p, by having cat read it as
+// that user.
+func readableBy(t *testing.T, uid int, p string) bool {
+	t.Helper()
+	cmd := exec.Command("/bin/cat", p)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+	return cmd.Run() == nil
+}
+
+// openUp lets everyone reach dir: t.TempDir makes its folders for the test's user alone.
+func openUp(t *testing.T, dir string) {
+	t.Helper()
+	for d := dir; d != filepath.Dir(os.TempDir()) && d != "/"; d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if d == os.TempDir() {
+			break
+		}
+	}
+}
+
+// TestPermissionsAsInSource mounts with allow_other and reads as an unprivileged user: nothing
+// is readable through the mount that the user cannot read in SRC, a virtual file included,
+// whose source, textures and the folders leading to them all must let the user read.
+func TestPermissionsAsInSource(t *testing.T) {
+	if os.Geteuid() != 0 {
+		skipOrFail(t, "needs root to read as another user")
+	}
+	crate, err := os.ReadFile(filepath.Join(sampleDir(t), "Units/Crate.mdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blp, err := os.ReadFile(filepath.Join(sampleDir(t), "Textures/Crate.blp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	put := func(rel string, data []byte, mode os.FileMode) {
+		writeFile(t, filepath.Join(src, rel), data)
+		if err := os.Chmod(filepath.Join(src, rel), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chmod := func(rel string, mode os.FileMode) {
+		if err := os.Chmod(filepath.Join(src, rel), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each model finds its texture in the folder beside its own (u/ and t/).
+	put("open/u/Crate.mdl", crate, 0o644)
+	put("open/t/Crate.blp", blp, 0o644)
+	put("owntex/u/Crate.mdl", crate, 0o644)
+	put("owntex/t/Crate.blp", blp, 0o600) // readable by its owner alone
+	put("closed/u/Crate.mdl", crate, 0o644)
+	put("closed/t/Crate.blp", blp, 0o644)
+	chmod("closed/t", 0o700) // a readable texture in a folder others cannot enter
+	put("modes/zero.mdl", crate, 0o000)
+	put("modes/write.mdl", crate, 0o200)
+	put("modes/x311.mdl", crate, 0o311)
+	put("modes/plain.mdl", crate, 0o644)
+	put("modes/secret.txt", []byte("secret\n"), 0o600)
+	put("hidden/Crate.mdl", crate, 0o644)
+	chmod("hidden", 0o000)
+	openUp(t, src)
+
+	m := mountT(t, src, Options{AllowOther: true}) // its mount point is beside src: open to all
+
+	// Modes show as in SRC, 0000 included.
+	for _, rel := range []string{"modes/zero.mdl", "modes/write.mdl", "modes/x311.mdl", "hidden", "closed/t"} {
+		want, err := os.Lstat(filepath.Join(src, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.Lstat(m.path(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Mode() != want.Mode() {
+			t.Errorf("%s: mode %v through the mount, %v in SRC", rel, got.Mode(), want.Mode())
+		}
+	}
+	// Passthrough files: readable through the mount exactly when readable in SRC.
+	for _, rel := range []string{"open/u/Crate.mdl", "owntex/t/Crate.blp", "closed/t/Crate.blp", "modes/zero.mdl",
+		"modes/write.mdl", "modes/x311.mdl", "modes/plain.mdl", "modes/secret.txt", "hidden/Crate.mdl"} {
+		if in, through := readableBy(t, nobody, filepath.Join(src, rel)), readableBy(t, nobody, m.path(rel)); in != through {
+			t.Errorf("%s: readable by nobody in SRC %v, through the mount %v", rel, in, through)
+		}
+	}
+	// Virtual files: readable only when the source and everything it was made from is.
+	kinds := []translate.Kind{translate.GLTF, translate.GLB, translate.OBJ, translate.MTL, translate.JSON}
+	for model, readable := range map[string]bool{
+		"open/u/Crate.mdl":   true,
+		"modes/plain.mdl":    true, // its texture is missing: made from the model alone
+		"owntex/u/Crate.mdl": false,
+		"closed/u/Crate.mdl": false,
+		"modes/zero.mdl":     false,
+		"modes/write.mdl":    false,
+		"modes/x311.mdl":     false,
+		"hidden/Crate.mdl":   false,
+	} {
+		for _, k := range kinds {
+			p := m.path(model + "." + string(k))
+			if got := readableBy(t, nobody, p); got != readable {
+				t.Errorf("%s.%s: readable by nobody %v, want %v", model, k, got, readable)
+			}
+			if model == "hidden/Crate.mdl" {
+				continue
+			}
+			// The owner reads it all the same (root reads anything: check the bits).
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if others := fi.Mode().Perm()&0o004 != 0; others != readable {
+				t.Errorf("%s.%s: mode %v, want others' read bit %v", model, k, fi.Mode(), readable)
+			}
+		}
+	}
+	if got := readableBy(t, nobody, m.path("owntex/t/Crate.blp.png")); got {
+		t.Error("owntex/t/Crate.blp.png: readable by nobody, as its texture is not")
+	}
+	if got := readableBy(t, nobody, m.path("open/t/Crate.blp.png")); !got {
+		t.Error("open/t/Crate.blp.png: not readable by nobody, as its texture is")
+	}
+	// The owner's own view: a texture only the owner reads still shows in the owner's files.
+	if fi, err := os.Stat(m.path("owntex/u/Crate.mdl.glb")); err != nil || fi.Mode().Perm() != 0o400 {
+		t.Errorf("owntex/u/Crate.mdl.glb: %v %v, want mode 0400", fi.Mode(), err)
+	}
+}
+
+// TestGrants checks the class arithmetic of access on entries owned by others.
+func TestGrants(t *testing.T) {
+	const me, mine, other, theirs = 1000, 100, 2000, 200
+	for _, c := range []struct {
+		mode     uint32
+		uid, gid uint32
+		want     uint32
+	}{
+		{0o644, me, mine, 0o444},
+		{0o600, me, mine, 0o400},
+		{0o000, me, mine, 0},
+		{0o640, other, mine, 0o040}, // my group's members read it (its owner too); I may be outside its group
+		{0o644, other, theirs, 0o444},
+		{0o604, other, theirs, 0o000}, // its group may hold me or my group's members
+		{0o444, other, mine, 0o444},
+		{0o044, other, mine, 0o400}, // I read it; its owner, who may be in my group, does not
+		{0o640, me, theirs, 0o400},  // mine, but my group's members may not be in its group
+	} {
+		st := &syscall.Stat_t{Mode: syscall.S_IFREG | c.mode, Uid: c.uid, Gid: c.gid}
+		if got := grants(st, me, mine, 4); got != c.want {
+			t.Errorf("mode %o uid %d gid %d: %o, want %o", c.mode, c.uid, c.gid, got, c.want)
+		}
+	}
+}
