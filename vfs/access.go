@@ -81,4 +81,3 @@ func grants(st *syscall.Stat_t, uid, gid uint32, bit uint32) uint32 {
 	}
 	return r
 }
-
