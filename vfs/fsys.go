@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
 )
@@ -38,8 +40,10 @@ type fsys struct {
 	loads cache.Group[loaded]
 
 	// A model's translation may wait for a texture's (the PNG a .glb embeds), never the other
-	// way round, so the two have slots of their own.
-	modelSlots, textureSlots chan struct{}
+	// way round, so the two have slots of their own, and memory of their own: each may have
+	// translations expected to take up to half the cache running at once (see make).
+	modelSlots, textureSlots   chan struct{}
+	modelMemory, textureMemory *semaphore.Weighted
 
 	nodes        atomic.Int64 // nodes the kernel holds (see reserve)
 	inflight     atomic.Int64 // memory the translations running are expected to take
@@ -62,20 +66,22 @@ type fsys struct {
 
 func newFsys(root *os.Root, opt Options) *fsys {
 	f := &fsys{
-		root:         root,
-		opt:          opt,
-		kinds:        make(map[string]translate.Kind),
-		keyPrefix:    keyPrefix(opt.DecoderOptions),
-		started:      time.Now(),
-		mem:          cache.NewMemory(opt.CacheBytes),
-		modelSlots:   make(chan struct{}, opt.MaxParallel),
-		textureSlots: make(chan struct{}, opt.MaxParallel),
-		dirs:         dirs{m: map[string]*listing{}},
-		versions:     newBounded[*version](maxVersions),
-		files:        newBounded[fileState](maxVersions),
-		depLists:     newBounded[[]dep](maxVersions),
-		logged:       make(map[cache.Key]struct{}),
-		scans:        make(map[string]*scan),
+		root:          root,
+		opt:           opt,
+		kinds:         make(map[string]translate.Kind),
+		keyPrefix:     keyPrefix(opt.DecoderOptions),
+		started:       time.Now(),
+		mem:           cache.NewMemory(opt.CacheBytes),
+		modelSlots:    make(chan struct{}, opt.MaxParallel),
+		textureSlots:  make(chan struct{}, opt.MaxParallel),
+		modelMemory:   semaphore.NewWeighted(opt.CacheBytes / 2),
+		textureMemory: semaphore.NewWeighted(opt.CacheBytes / 2),
+		dirs:          dirs{m: map[string]*listing{}},
+		versions:      newBounded[*version](maxVersions),
+		files:         newBounded[fileState](maxVersions),
+		depLists:      newBounded[[]dep](maxVersions),
+		logged:        make(map[cache.Key]struct{}),
+		scans:         make(map[string]*scan),
 	}
 	f.life.idle = sync.NewCond(&f.life.mu)
 	for _, k := range opt.Kinds {

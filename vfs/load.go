@@ -268,15 +268,19 @@ func (f *fsys) unreadable(src string, err error) *version {
 // a disk tier, as far as there is room.
 func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
 	isTexture := translate.IsTextureName(src)
-	slots := f.modelSlots
+	slots, memory := f.modelSlots, f.modelMemory
 	if isTexture {
-		slots = f.textureSlots // a model's translation waits for textures: never for a model slot
+		// A model's translation waits for textures: never for a model's slot or memory.
+		slots, memory = f.textureSlots, f.textureMemory
 	}
+	// A translation holds its scene and its documents, about outputFactor times the source (a
+	// 2.2 MB MDX grid makes 15 MB): it starts once that fits beside the others running (one
+	// bigger than all of it runs alone), and documents in memory make room for it.
+	expect := min(int64(len(data))*outputFactor, f.opt.CacheBytes/2)
+	memory.Acquire(context.Background(), expect)
+	defer memory.Release(expect)
 	slots <- struct{}{}
 	defer func() { <-slots }()
-	// Documents in memory make room for what the translation will hold: its scene and its
-	// documents, about outputFactor times the source (a 2.2 MB MDX grid makes 15 MB).
-	expect := min(int64(len(data))*outputFactor, f.opt.CacheBytes/2)
 	f.inflight.Add(expect)
 	f.reserve()
 	defer f.inflight.Add(-expect)

@@ -45,6 +45,9 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkApart(absSrc, absMnt); err != nil {
+		return nil, err
+	}
 	root, err := os.OpenRoot(absSrc)
 	if err != nil {
 		return nil, err
@@ -175,6 +178,23 @@ func checkDir(dir string) (string, error) {
 		return "", &fs.PathError{Op: "mount", Path: dir, Err: syscall.ENOTDIR}
 	}
 	return abs, nil
+}
+
+// checkApart refuses a mount point inside the tree it would show: the tree would contain itself
+// without end (find and grep -r would never finish).
+func checkApart(src, mnt string) error {
+	rs, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return err
+	}
+	rm, err := filepath.EvalSymlinks(mnt)
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(rs, rm); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("mount point %s is inside the tree %s it would show, which would then contain itself: mount it outside", mnt, src)
+	}
+	return nil
 }
 
 // Unmount asks the kernel to unmount. While files are open or a process has its working

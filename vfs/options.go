@@ -48,8 +48,13 @@ type Options struct {
 	// DiskCacheBytes is the disk tier's budget, remembered by the directory; 0 for the one it
 	// remembers (cache.DefaultDiskBytes at first).
 	DiskCacheBytes int64
-	// MaxParallel bounds the translations running at once; default runtime.NumCPU().
+	// MaxParallel bounds the translations running at once; default runtime.NumCPU(), at most
+	// MaxParallelLimit.
 	MaxParallel int
+	// MaxSourceSize is the largest source or companion file read, whole, into memory; larger
+	// ones are refused (EFBIG, and an error document naming the limit). Default
+	// DefaultMaxSourceSize, at most translate.MaxSourceSize.
+	MaxSourceSize int64
 	// Logger receives one line per mount, unmount and failed model; default: discard.
 	Logger *slog.Logger
 
@@ -80,6 +85,14 @@ type Options struct {
 // DefaultCacheBytes is the default cache budget: 256 MiB.
 const DefaultCacheBytes = cache.DefaultMaxBytes
 
+// DefaultMaxSourceSize is the default MaxSourceSize: 128 MiB, beyond any model or texture the
+// games ship, while a translation of it (about 8 times its size at most) fits a memory limit of
+// a few times the default cache.
+const DefaultMaxSourceSize = 128 << 20
+
+// MaxParallelLimit bounds MaxParallel: every translation running holds a thread and memory.
+const MaxParallelLimit = 256
+
 // DefaultTimeout is the default entry, attribute and negative-entry timeout: short, so changes in
 // SRC show up within about a second.
 const DefaultTimeout = time.Second
@@ -108,6 +121,13 @@ func (o Options) WithDefaults() (Options, error) {
 	if o.MaxParallel <= 0 {
 		o.MaxParallel = runtime.NumCPU()
 	}
+	if o.MaxParallel > MaxParallelLimit {
+		return o, fmt.Errorf("%d translations at once is more than the %d allowed", o.MaxParallel, MaxParallelLimit)
+	}
+	if o.MaxSourceSize <= 0 {
+		o.MaxSourceSize = DefaultMaxSourceSize
+	}
+	o.MaxSourceSize = min(o.MaxSourceSize, translate.MaxSourceSize)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -132,8 +132,9 @@ func (f *fsys) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, 
 	if !before.Mode().IsRegular() {
 		return nil, fileState{}, notRegular
 	}
-	if before.Size() > translate.MaxSourceSize {
-		return nil, fileState{}, &fs.PathError{Op: "read", Path: orig, Err: fmt.Errorf("%d bytes: %w", before.Size(), translate.ErrTooLarge)}
+	if limit := f.opt.MaxSourceSize; before.Size() > limit {
+		return nil, fileState{}, &fs.PathError{Op: "read", Path: orig,
+			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", before.Size(), limit>>20, translate.ErrTooLarge)}
 	}
 	data := make([]byte, before.Size())
 	if _, err := io.ReadFull(file, data); err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/cache"
+	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -30,7 +31,8 @@ type mountCmd struct {
 	CacheDir    string            `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
 	DiskCache   string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB); the directory remembers it for the mounts and warms that name none (default: the directory's, else 1GiB)."`
 	Formats     []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
-	Parallel    int               `help:"Translations running at once (default: the number of CPUs)."`
+	Parallel    int               `help:"Translations running at once, at most 256 (default: the number of CPUs)."`
+	MaxSource   string            `name:"max-source-size" default:"128MiB" placeholder:"SIZE" help:"Largest model, texture or companion file read; larger ones are refused with an error naming the limit (at least 1MiB, at most 512MiB; default: 128MiB)."`
 	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
 	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
 }
@@ -72,7 +74,19 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	if err != nil {
 		return opt, &usageError{"--cache-size: " + err.Error()}
 	}
+	if size < minCacheBytes {
+		return opt, &usageError{fmt.Sprintf("--cache-size: %s is below the minimum of 16MiB", c.CacheSize)}
+	}
 	opt.CacheBytes = size
+	if _, err := c.memoryLimit(size, func(string) string { return "" }); err != nil {
+		return opt, err
+	}
+	if opt.MaxSourceSize, err = parseSize(c.MaxSource); err != nil {
+		return opt, &usageError{"--max-source-size: " + err.Error()}
+	}
+	if opt.MaxSourceSize < 1<<20 || opt.MaxSourceSize > translate.MaxSourceSize {
+		return opt, &usageError{fmt.Sprintf("--max-source-size: %s is not between 1MiB and 512MiB", c.MaxSource)}
+	}
 	if opt.CacheDir, err = cacheDir(c.CacheDir, os.Getenv, os.UserHomeDir); err != nil {
 		return opt, err
 	}
@@ -82,8 +96,8 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	if opt.Kinds, err = parseKinds(c.Formats); err != nil {
 		return opt, err
 	}
-	if c.Parallel < 0 {
-		return opt, &usageError{fmt.Sprintf("--parallel: %d is negative", c.Parallel)}
+	if c.Parallel < 0 || c.Parallel > vfs.MaxParallelLimit {
+		return opt, &usageError{fmt.Sprintf("--parallel: %d is not between 1 and %d", c.Parallel, vfs.MaxParallelLimit)}
 	}
 	opt.MaxParallel = c.Parallel
 	if err := checkDecoderOptions(c.Decoder); err != nil {
@@ -127,6 +141,12 @@ func diskBudget(flag string) (int64, error) {
 	return n, nil
 }
 
+// minCacheBytes is the smallest --cache-size: below it a single model's documents do not fit.
+const minCacheBytes = 16 << 20
+
+// minMemoryLimit is the smallest --memory-limit: the runtime and the mount's own state need it.
+const minMemoryLimit = 64 << 20
+
 // memoryHeadroom is what the default memory limit allows beyond the cache: the translations in
 // flight, the runtime and the file system's own state.
 const memoryHeadroom = 48 << 20
@@ -148,6 +168,9 @@ func (c *mountCmd) memoryLimit(cacheBytes int64, getenv func(string) string) (in
 	if err != nil {
 		return 0, &usageError{"--memory-limit: " + err.Error()}
 	}
+	if n < minMemoryLimit {
+		return 0, &usageError{fmt.Sprintf("--memory-limit: %s is below the minimum of 64MiB (off turns the limit off)", c.MemoryLimit)}
+	}
 	return n, nil
 }
 
@@ -156,6 +179,9 @@ var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)$`)
 // parseSize reads a human size: a number with an optional unit. K, M, G, T (with or without
 // "iB") are powers of 1024, KB, MB, GB, TB powers of 1000, B or nothing bytes.
 func parseSize(s string) (int64, error) {
+	if strings.HasPrefix(strings.TrimSpace(s), "-") {
+		return 0, fmt.Errorf("%q: a size cannot be negative", s)
+	}
 	m := sizeRE.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return 0, fmt.Errorf("%q is not a size such as 256MiB, 512M or 1G", s)

@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,7 +69,13 @@ func TestMountFlags(t *testing.T) {
 		{[]string{"--disk-cache-size", "much"}, "--disk-cache-size"},
 		{[]string{"--formats", "gltf,fbx"}, "unknown kind"},
 		{[]string{"--formats", "gltf,gltf"}, "twice"},
-		{[]string{"--parallel=-1"}, "negative"},
+		{[]string{"--parallel=-1"}, "between 1 and 256"},
+		{[]string{"--parallel", "100000"}, "between 1 and 256"},
+		{[]string{"--cache-size", "1"}, "minimum of 16MiB"},
+		{[]string{"--cache-size=-1"}, "cannot be negative"},
+		{[]string{"--memory-limit", "1"}, "minimum of 64MiB"},
+		{[]string{"--max-source-size", "1K"}, "between 1MiB and 512MiB"},
+		{[]string{"--max-source-size", "1G"}, "between 1MiB and 512MiB"},
 		{[]string{"--option", "geosets=few"}, "want all or default"},
 		{[]string{"--option", "colour=blue"}, "unknown decoder option"},
 	}
@@ -302,6 +312,109 @@ func TestMemoryLimit(t *testing.T) {
 		}
 		if err != nil || got != tc.want {
 			t.Errorf("%q (GOMEMLIMIT=%q): %d, %v; want %d", tc.flag, tc.env, got, err, tc.want)
+		}
+	}
+}
+
+// startDaemon runs `modelfs mount ARGS… SRC MNT` as a process of its own and waits for the
+// mount; it is unmounted and stopped when the test ends.
+func startDaemon(t *testing.T, src, mnt string, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	needFUSE(t)
+	cmd := modelfsCmd(append(append([]string{"mount"}, args...), src, mnt)...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			syscall.Unmount(mnt, syscall.MNT_DETACH)
+		}
+	})
+	waitFor(t, "the mount", func() bool { return strings.Contains(stderr.String(), "msg=mounted") })
+	return cmd, stderr
+}
+
+// peakRSS returns the VmHWM of process pid in bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
+}
+
+// A 511 MiB sparse model stat'ed in every kind at once is refused by its size, before it is
+// read: a clear error, and the daemon's peak memory stays within its limit plus 64 MiB.
+func TestHugeSparseSource(t *testing.T) {
+	src := t.TempDir()
+	if err := os.CopyFS(src, os.DirFS(sample)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(src, "Units", "Huge.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("MDLXVERS")
+	if err := f.Truncate(511 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	mnt := t.TempDir()
+	cmd, _ := startDaemon(t, src, mnt, "--cache-dir", "off")
+	var wg sync.WaitGroup
+	for _, k := range []string{"gltf", "glb", "obj", "mtl", "json"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			os.Stat(filepath.Join(mnt, "Units", "Huge.mdx."+k))
+		}()
+	}
+	wg.Wait()
+	doc, err := os.ReadFile(filepath.Join(mnt, "Units", "Huge.mdx.json"))
+	if err != nil || !bytes.Contains(doc, []byte("--max-source-size")) {
+		t.Errorf("Huge.mdx.json: %v\n%s\nwant an error naming --max-source-size", err, doc)
+	}
+	if _, err := os.ReadFile(filepath.Join(mnt, "Units", "Huge.mdx.glb")); !errors.Is(err, syscall.EFBIG) {
+		t.Errorf("Huge.mdx.glb: %v, want EFBIG", err)
+	}
+	const limit = 256<<20 + memoryHeadroom // the default memory limit
+	if peak := peakRSS(t, cmd.Process.Pid); peak > limit+64<<20 {
+		t.Errorf("peak RSS %d MiB, more than the memory limit %d MiB + 64 MiB", peak>>20, limit>>20)
+	} else {
+		t.Logf("peak RSS %d MiB (memory limit %d MiB)", peak>>20, limit>>20)
+	}
+}
+
+// A mount point inside the tree it would show is refused.
+func TestMountInsideSource(t *testing.T) {
+	src := t.TempDir()
+	if err := os.Mkdir(filepath.Join(src, "mnt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(filepath.Join(src, "mnt"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, mnt := range []string{src, filepath.Join(src, "mnt"), link} {
+		code, _, errs := runCLI(t, "mount", "--cache-dir", "off", src, mnt)
+		if code == exitOK || !strings.Contains(errs, "inside the tree") {
+			t.Errorf("mount %s %s: exit %d, %q; want a refusal", src, mnt, code, errs)
 		}
 	}
 }
