@@ -16,9 +16,10 @@ var textureExts = []string{".blp", ".tga", ".png", ".jpg", ".jpeg", ".dds"}
 // reference is taken relative to the root of the tree first (MPQ paths like
 // Textures\SmileyGW.blp), then to the model's folder, then to the folders beside it (Meteor
 // Blade keeps textures in a texture folder next to pmodel); each with the named extension first,
-// then the other image extensions. Matching ignores case and accepts backslashes. It returns the
-// file's path relative to the root, or "" with a reason when nothing matches or the reference
-// tries to leave the root (absolute paths and ".." are refused).
+// then the other image extensions. Matching ignores case and accepts backslashes. A reference
+// that climbs with ".." is taken from the model's folder only, and must stay inside the root.
+// It returns the file's path relative to the root, or "" with a reason when nothing matches or
+// the reference tries to leave the root (absolute paths are refused).
 func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 	if ref == "" {
 		return "", "empty texture path"
@@ -28,13 +29,18 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 		return "", "absolute texture path refused: " + ref
 	}
 	clean = path.Clean(clean)
-	if clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(clean, "/../") {
-		return "", "texture path leaving the root refused: " + ref
+	modelDir := path.Dir(src.Name)
+	candidates := []string{clean, path.Join(modelDir, clean), path.Join(modelDir, path.Base(clean))}
+	if leaves(clean) {
+		// Relative to the model's folder, then: inside the root, or refused.
+		if leaves(path.Join(modelDir, clean)) {
+			return "", "texture path leaving the root refused: " + ref
+		}
+		candidates = candidates[1:]
 	}
 	if src.List == nil {
 		return "", "no directory access to look for " + ref
 	}
-	modelDir := path.Dir(src.Name)
 	base := path.Base(clean)
 	var tried []string
 	try := func(p string) (string, bool) {
@@ -45,7 +51,7 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 		tried = append(tried, p)
 		return src.findImage(p)
 	}
-	for _, p := range []string{clean, path.Join(modelDir, clean), path.Join(modelDir, base)} {
+	for _, p := range candidates {
 		if found, ok := try(p); ok {
 			return found, ""
 		}
@@ -63,6 +69,9 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 	}
 	return "", "texture not found: " + ref
 }
+
+// leaves reports whether the cleaned relative path p climbs out of the folder it is taken from.
+func leaves(p string) bool { return p == ".." || strings.HasPrefix(p, "../") }
 
 // findImage looks for p, then p with each other image extension, ignoring case.
 func (src Source) findImage(p string) (string, bool) {

@@ -94,7 +94,10 @@ func TestResolveTexture(t *testing.T) {
 		{"meteor/pmodel/p0.skc", "nm001b01.tga", "meteor/texture/nm001b01.tga", ""},                 // a sibling folder
 		{"meteor/pmodel/p0.skc", "nm001f01.JPG", "meteor/texture/NM001F01.JPG", ""},                 // sibling, any case
 		{"meteor/pmodel/p0.skc", "nm001f01.tga", "meteor/texture/NM001F01.JPG", ""},                 // .tga ↔ .jpg
-		{"Units/Footman/Footman.mdx", `..\..\etc\passwd`, "", "leaving the root"},                   // refused
+		{"Units/Footman/Footman.mdx", `..\..\..\etc\passwd`, "", "leaving the root"},                // refused
+		{"Units/Footman/Footman.mdx", `..\..\Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},   // climbs, stays inside
+		{"meteor/pmodel/p0.skc", `..\texture\nm001b01.tga`, "meteor/texture/nm001b01.tga", ""},      // climbs, stays inside
+		{"meteor/pmodel/p0.skc", `..\..\..\texture\nm001b01.tga`, "", "leaving the root"},           // climbs out
 		{"Units/Footman/Footman.mdx", "/etc/passwd", "", "absolute"},                                // refused
 		{"Units/Footman/Footman.mdx", `C:\War3\x.blp`, "", "absolute"},                              // refused
 		{"Units/Footman/Footman.mdx", `Textures\Missing.blp`, "", "not found"},                      // absent
@@ -134,6 +137,26 @@ func TestSkinGuess(t *testing.T) {
 		src := Source{Name: tc.model, List: RootLister(root)}
 		if got := src.SkinGuess(tc.named); got != tc.want {
 			t.Errorf("%s %v: SkinGuess = %q; want %q", tc.model, tc.named, got, tc.want)
+		}
+	}
+}
+
+// ReadSource takes a name as the file system has it: a backslash is part of it, and bytes that
+// are not UTF-8 are kept.
+func TestReadSourceExactNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{`back\slash.mdl`, "bad\xff.mdl"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadSource(root, name)
+		root.Close()
+		if err != nil || string(got) != name {
+			t.Errorf("ReadSource(%q) = %q, %v", name, got, err)
 		}
 	}
 }

@@ -157,7 +157,7 @@ func convert(t *testing.T, root, rel string, kind translate.Kind) ([]byte, error
 		t.Fatal(err)
 	}
 	defer r.Close()
-	data, err := translate.ReadFileIn(r, rel)
+	data, err := translate.ReadSource(r, rel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,12 +30,12 @@ type cacheCmd struct {
 
 // cacheDirFlag is the --cache-dir flag the cache subcommands share with mount.
 type cacheDirFlag struct {
-	CacheDir string `placeholder:"DIR" help:"The cache directory (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs)."`
+	CacheDir pathArg `placeholder:"DIR" help:"The cache directory (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs)."`
 }
 
 // dir returns the directory the flag names.
 func (c cacheDirFlag) dir() (string, error) {
-	d, err := cacheDir(c.CacheDir, os.Getenv, os.UserHomeDir)
+	d, err := cacheDir(string(c.CacheDir), os.Getenv, os.UserHomeDir)
 	if err == nil && d == "" {
 		err = &usageError{"--cache-dir off: the cache commands need a cache directory"}
 	}
@@ -44,7 +44,7 @@ func (c cacheDirFlag) dir() (string, error) {
 
 // cacheWarmCmd is `modelfs cache warm`.
 type cacheWarmCmd struct {
-	Src string `arg:"" help:"The game tree to translate (as it will be mounted)."`
+	Src pathArg `arg:"" help:"The game tree to translate (as it will be mounted)."`
 	cacheDirFlag
 	DiskCache string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the cache directory, as for mount (default: the directory's, else 1GiB)."`
 	Formats   []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Kinds to make, as for mount (default: all)."`
@@ -83,7 +83,7 @@ func (c *cacheWarmCmd) Run(e *env) error {
 	showBar := c.Progress == "bar" || (c.Progress == "auto" && isTerminal(e.stderr))
 	var failures []vfs.WarmEvent
 	start := time.Now()
-	st, err := vfs.Warm(ctx, c.Src, opt, c.Jobs, func(ev vfs.WarmEvent) {
+	st, err := vfs.Warm(ctx, string(c.Src), opt, c.Jobs, func(ev vfs.WarmEvent) {
 		if ev.Err != nil {
 			failures = append(failures, ev)
 		}
@@ -107,7 +107,7 @@ func (c *cacheWarmCmd) Run(e *env) error {
 	}
 	elapsed := time.Since(start).Round(10 * time.Millisecond)
 	fmt.Fprintf(e.stdout, "%d models and textures of %s in %s: %d translated, %d already in the cache, %d failed\n",
-		st.Sources, c.Src, elapsed, st.Translations, max(int64(st.Sources)-st.Translations, 0), st.Failed)
+		st.Sources, string(c.Src), elapsed, st.Translations, max(int64(st.Sources)-st.Translations, 0), st.Failed)
 	slices.SortFunc(failures, func(a, b vfs.WarmEvent) int { return strings.Compare(a.Path, b.Path) })
 	for i, f := range failures {
 		if i == maxListedFailures {

@@ -27,6 +27,24 @@ type cli struct {
 	Cache   cacheCmd   `cmd:"" help:"Fill (warm), inspect (stats) or empty (clear) the persistent cache directory that mounts share."`
 }
 
+// pathArg is a command-line argument or flag value naming a file, kept as the bytes given: a
+// file name need not be UTF-8, and kong's string mapping would replace such bytes.
+type pathArg string
+
+// Decode takes the value as it is.
+func (p *pathArg) Decode(ctx *kong.DecodeContext) error {
+	t, err := ctx.Scan.PopValue("path")
+	if err != nil {
+		return err
+	}
+	s, ok := t.Value.(string)
+	if !ok {
+		return fmt.Errorf("expected a path, got %v", t.Value)
+	}
+	*p = pathArg(s)
+	return nil
+}
+
 // env is what subcommands get to run with.
 type env struct {
 	stdout, stderr io.Writer

@@ -171,3 +171,27 @@ func TestConvertWritesImages(t *testing.T) {
 		t.Fatalf("--embed-textures wrote %d files", len(ents))
 	}
 }
+
+// convert takes file names as the file system has them: a backslash is part of a name, and
+// bytes that are not UTF-8 are kept, in the model's name and the output's.
+func TestConvertOddNames(t *testing.T) {
+	dir := t.TempDir()
+	crate, err := os.ReadFile(filepath.Join(sample, "Units/Crate.mdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{`back\slash.mdl`, "bad\xff.mdl"} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, crate, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, name+".glb")
+		if code, _, errs := runCLI(t, "convert", in, "-o", out); code != exitOK {
+			t.Errorf("convert %q: exit %d: %s", name, code, errs)
+			continue
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("convert %q: %v", name, err)
+		}
+	}
+}

@@ -13,9 +13,9 @@ import (
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In      string            `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
-	Out     string            `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
-	Root    string            `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
+	In      pathArg           `arg:"" help:"Model file to translate (.mdl, .mdx), or texture to convert (.blp, .tga)."`
+	Out     pathArg           `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
+	Root    pathArg           `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
 	Embed   bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
 	Decoder map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
 }
@@ -60,7 +60,7 @@ func openModel(in, rootDir string) (translate.Source, *os.Root, error) {
 		return translate.Source{}, nil, err
 	}
 	name := filepath.ToSlash(rel)
-	data, err := translate.ReadFileIn(root, name)
+	data, err := translate.ReadSource(root, name)
 	if err != nil {
 		root.Close()
 		return translate.Source{}, nil, err
@@ -70,14 +70,14 @@ func openModel(in, rootDir string) (translate.Source, *os.Root, error) {
 
 // Run translates the input and writes the output file(s).
 func (c *convertCmd) Run(e *env) error {
-	kind, ok := translate.KindOf(strings.ToLower(filepath.Ext(c.Out)))
+	kind, ok := translate.KindOf(strings.ToLower(filepath.Ext(string(c.Out))))
 	if !ok {
-		return &usageError{fmt.Sprintf("cannot tell the output kind from %q: use .gltf, .glb, .obj, .mtl or .json", c.Out)}
+		return &usageError{fmt.Sprintf("cannot tell the output kind from %q: use .gltf, .glb, .obj, .mtl or .json", string(c.Out))}
 	}
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err
 	}
-	src, root, err := openModel(c.In, c.Root)
+	src, root, err := openModel(string(c.In), string(c.Root))
 	if err != nil {
 		return err
 	}
@@ -88,14 +88,14 @@ func (c *convertCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		return writeAtomic(c.Out, out)
+		return writeAtomic(string(c.Out), out)
 	}
 	s, _, err := translate.Decode(src)
 	if err != nil {
 		return err
 	}
-	mtl := strings.TrimSuffix(c.Out, filepath.Ext(c.Out)) + ".mtl"
-	if err := writeKind(src, s, kind, c.Out, filepath.Base(mtl), c.Embed); err != nil {
+	mtl := strings.TrimSuffix(string(c.Out), filepath.Ext(string(c.Out))) + ".mtl"
+	if err := writeKind(src, s, kind, string(c.Out), filepath.Base(mtl), c.Embed); err != nil {
 		return err
 	}
 	if kind == translate.OBJ {
@@ -104,7 +104,7 @@ func (c *convertCmd) Run(e *env) error {
 		}
 	}
 	if kind == translate.OBJ || (kind == translate.GLTF && !c.Embed) {
-		return writeImages(src, root, s, c.Out)
+		return writeImages(src, root, s, string(c.Out))
 	}
 	return nil
 }

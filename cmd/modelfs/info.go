@@ -9,13 +9,13 @@ import (
 
 // infoCmd is `modelfs info`.
 type infoCmd struct {
-	In   string `arg:"" help:"Model file to summarise."`
-	Root string `help:"Root of the game tree (see convert). Default: the model's directory."`
+	In   pathArg `arg:"" help:"Model file to summarise."`
+	Root pathArg `help:"Root of the game tree (see convert). Default: the model's directory."`
 }
 
 // Run prints the summary.
 func (c *infoCmd) Run(e *env) error {
-	src, root, err := openModel(c.In, c.Root)
+	src, root, err := openModel(string(c.In), string(c.Root))
 	if err != nil {
 		return err
 	}

@@ -22,13 +22,13 @@ import (
 
 // mountCmd is `modelfs mount`.
 type mountCmd struct {
-	Src string `arg:"" help:"The game tree to show (for example the extracted model folder)."`
-	Mnt string `arg:"" help:"The directory to mount it on."`
+	Src pathArg `arg:"" help:"The game tree to show (for example the extracted model folder)."`
+	Mnt pathArg `arg:"" help:"The directory to mount it on."`
 
 	Options     []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
 	Debug       bool              `help:"Log every FUSE request and reply."`
 	CacheSize   string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
-	CacheDir    string            `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
+	CacheDir    pathArg           `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
 	DiskCache   string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB); the directory remembers it for the mounts and warms that name none (default: the directory's, else 1GiB)."`
 	Formats     []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
 	Parallel    int               `help:"Translations running at once, at most 256 (default: the number of CPUs)."`
@@ -87,7 +87,7 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	if opt.MaxSourceSize < 1<<20 || opt.MaxSourceSize > translate.MaxSourceSize {
 		return opt, &usageError{fmt.Sprintf("--max-source-size: %s is not between 1MiB and 512MiB", c.MaxSource)}
 	}
-	if opt.CacheDir, err = cacheDir(c.CacheDir, os.Getenv, os.UserHomeDir); err != nil {
+	if opt.CacheDir, err = cacheDir(string(c.CacheDir), os.Getenv, os.UserHomeDir); err != nil {
 		return opt, err
 	}
 	if opt.DiskCacheBytes, err = diskBudget(c.DiskCache); err != nil {
@@ -234,7 +234,7 @@ func (c *mountCmd) Run(e *env) error {
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
 	defer signal.Stop(usr1)
-	srv, err := vfs.Mount(c.Src, c.Mnt, opt)
+	srv, err := vfs.Mount(string(c.Src), string(c.Mnt), opt)
 	if err != nil {
 		return err
 	}
