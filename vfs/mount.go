@@ -8,10 +8,14 @@ import (
 	"log"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
@@ -39,6 +43,9 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 	}
 	absSrc, err := checkDir(src)
 	if err != nil {
+		return nil, err
+	}
+	if err := prepareMountPoint(mnt, opt.Logger); err != nil {
 		return nil, err
 	}
 	absMnt, err := checkDir(mnt)
@@ -122,6 +129,7 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 	s.log.Info("mounted", "src", absSrc, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
 		"cache", opt.CacheBytes, "cache-dir", opt.CacheDir, "parallel", opt.MaxParallel,
 		"known", f.stats().Versions)
+	go s.watchSource(root)
 	go func() {
 		srv.Wait()
 		f.record(absSrc, absMnt)
@@ -179,6 +187,125 @@ func checkDir(dir string) (string, error) {
 	}
 	return abs, nil
 }
+
+// sourceCheck is how often a mount checks that its SRC is still where it was mounted from.
+var sourceCheck = 5 * time.Second
+
+// watchSource logs, once each time it happens, that SRC's path no longer leads to the directory
+// the mount serves (removed, or replaced by another): the mount goes on showing what remains
+// of the one it opened, which a user seeing an empty mount would not guess.
+func (s *Server) watchSource(root *os.Root) {
+	t := time.NewTicker(sourceCheck)
+	defer t.Stop()
+	gone := false
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		served, err1 := root.Stat(".")
+		if errors.Is(err1, os.ErrClosed) {
+			return // unmounting
+		}
+		now, err2 := os.Stat(s.src)
+		lost := err1 != nil || err2 != nil || !os.SameFile(served, now)
+		if lost && !gone {
+			reason := "replaced by another directory"
+			if err2 != nil {
+				reason = err2.Error()
+			}
+			s.log.Warn("the source tree is gone from its path; the mount shows what remains of the one it opened: remount to show a new one",
+				"src", s.src, "reason", reason)
+		}
+		gone = lost
+	}
+}
+
+// prepareMountPoint readies mnt for a mount: a stale FUSE mount left there by a daemon that
+// died (every request fails with ENOTCONN) is lazily unmounted and logged; a live FUSE mount
+// there is refused, as stacking a second one would hide it.
+func prepareMountPoint(mnt string, log *slog.Logger) error {
+	abs, err := filepath.Abs(mnt)
+	if err != nil {
+		return err
+	}
+	fstype, mounted := mountedAt(abs)
+	if !mounted || !strings.HasPrefix(fstype, "fuse") {
+		return nil
+	}
+	var st syscall.Statfs_t
+	err = syscall.Statfs(abs, &st)
+	if !errors.Is(err, syscall.ENOTCONN) {
+		return fmt.Errorf("%s already has a FUSE file system mounted on it (another modelfs?): unmount it first (fusermount3 -u %s)", mnt, mnt)
+	}
+	if uerr := LazyUnmount(abs); uerr != nil {
+		return fmt.Errorf("%s is a stale mount left by a file system whose daemon died, and unmounting it failed (%v): run `fusermount3 -uz %s` (as root: `umount -l %s`), then mount again", mnt, uerr, mnt, mnt)
+	}
+	log.Warn("unmounted a stale mount left by a daemon that died", "mountpoint", abs)
+	return nil
+}
+
+// mountedAt reports whether a file system is mounted on dir (an absolute path), and its type,
+// from /proc/self/mountinfo: the last mount there is the one on top.
+func mountedAt(dir string) (fstype string, ok bool) {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return "", false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		// id parent major:minor root mountpoint options [optional fields] - fstype source super
+		f := strings.Fields(line)
+		sep := slices.Index(f, "-")
+		if len(f) < 5 || sep < 0 || sep+1 >= len(f) || unescapeMountinfo(f[4]) != dir {
+			continue
+		}
+		fstype, ok = f[sep+1], true
+	}
+	return fstype, ok
+}
+
+// unescapeMountinfo undoes the octal escapes (\040 for a space…) of a mountinfo path.
+func unescapeMountinfo(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// LazyUnmount detaches the mount at dir at once, even while files in it are open (they keep
+// working until closed): umount2 with MNT_DETACH as root, else fusermount3 -uz.
+func LazyUnmount(dir string) error {
+	if os.Geteuid() == 0 {
+		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err == nil || !errors.Is(err, syscall.EPERM) {
+			return err
+		}
+	}
+	var errs []error
+	for _, prog := range []string{"fusermount3", "fusermount"} {
+		out, err := exec.Command(prog, "-u", "-z", dir).CombinedOutput()
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, fmt.Errorf("%s: %v %s", prog, err, strings.TrimSpace(string(out))))
+	}
+	return errors.Join(errs...)
+}
+
+// ForceUnmount detaches the mount at once (see LazyUnmount); the server stops once the files
+// still open in it are closed.
+func (s *Server) ForceUnmount() error { return LazyUnmount(s.mnt) }
 
 // checkApart refuses a mount point inside the tree it would show: the tree would contain itself
 // without end (find and grep -r would never finish).

@@ -571,3 +571,38 @@ func TestKindsOption(t *testing.T) {
 		t.Error("an unknown kind was accepted")
 	}
 }
+
+// Lifecycle: SRC removed under a live mount is logged once; a mount point inside SRC and one
+// with a live FUSE mount on it are refused.
+func TestMountLifecycle(t *testing.T) {
+	saved := sourceCheck
+	sourceCheck = 20 * time.Millisecond
+	t.Cleanup(func() { sourceCheck = saved })
+	parent := t.TempDir()
+	src := filepath.Join(parent, "game")
+	if err := os.CopyFS(src, os.DirFS(sampleTree(t))); err != nil {
+		t.Fatal(err)
+	}
+	m := mountT(t, src, Options{})
+	if _, err := Mount(src, m.dir, Options{}); err == nil || !strings.Contains(err.Error(), "already has a FUSE file system") {
+		t.Errorf("a second mount on the same point: %v, want a refusal", err)
+	}
+	inside := filepath.Join(src, "mnt")
+	os.Mkdir(inside, 0o755)
+	if _, err := Mount(src, inside, Options{}); err == nil || !strings.Contains(err.Error(), "inside the tree") {
+		t.Errorf("a mount point inside SRC: %v, want a refusal", err)
+	}
+	if err := os.RemoveAll(src); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the vanished source logged", func() error {
+		if n := m.logs.count(slog.LevelWarn, "the source tree is gone from its path; the mount shows what remains of the one it opened: remount to show a new one"); n != 1 {
+			return fmt.Errorf("%d warnings", n)
+		}
+		return nil
+	})
+	time.Sleep(100 * time.Millisecond)
+	if n := m.logs.count(slog.LevelWarn, "the source tree is gone from its path; the mount shows what remains of the one it opened: remount to show a new one"); n != 1 {
+		t.Errorf("logged %d times, want once", n)
+	}
+}

@@ -258,14 +258,32 @@ wait:
 		if !errors.Is(err, syscall.EBUSY) {
 			return err
 		}
-		log.Warn("mount is busy (open files or a shell inside?); retrying", "mountpoint", srv.MountPoint(), "in", backoff)
+		log.Warn("mount is busy (open files or a shell inside?); retrying; stop again to unmount it lazily", "mountpoint", srv.MountPoint(), "in", backoff)
 		select {
 		case <-time.After(backoff):
-		case <-stop: // asked again: try again at once
+		case <-stop:
+			return forceStop(log, srv, stop)
 		case <-srv.Done():
 			return nil
 		}
 		backoff = min(2*backoff, unmountBackoffMax)
+	}
+}
+
+// forceStop answers a second stop signal while the mount is busy: it detaches the mount at
+// once (files still open keep reading) and waits for them to be closed; a third signal exits
+// at once.
+func forceStop(log *slog.Logger, srv *vfs.Server, stop <-chan os.Signal) error {
+	if err := srv.ForceUnmount(); err != nil {
+		return fmt.Errorf("lazy unmount of %s: %w", srv.MountPoint(), err)
+	}
+	log.Warn("unmounted lazily: files still open keep reading until closed; stop again to exit now", "mountpoint", srv.MountPoint())
+	select {
+	case <-srv.Done():
+		return nil
+	case <-stop:
+		log.Warn("exiting with files of the mount still open: they fail from now on", "mountpoint", srv.MountPoint())
+		return nil
 	}
 }
 

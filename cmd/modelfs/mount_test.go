@@ -418,3 +418,47 @@ func TestMountInsideSource(t *testing.T) {
 		}
 	}
 }
+
+// A mount left stale by a daemon killed with SIGKILL is unmounted by the next mount on that
+// point, which says so; with a file open, a second SIGTERM unmounts lazily and the open file
+// reads on, and the daemon exits once it is closed.
+func TestStaleMountAndForcedStop(t *testing.T) {
+	src := t.TempDir()
+	if err := os.CopyFS(src, os.DirFS(sample)); err != nil {
+		t.Fatal(err)
+	}
+	mnt := t.TempDir()
+	first, _ := startDaemon(t, src, mnt, "--cache-dir", "off")
+	first.Process.Kill()
+	first.Wait()
+	if _, err := os.Stat(filepath.Join(mnt, "Units")); !errors.Is(err, syscall.ENOTCONN) {
+		t.Fatalf("after SIGKILL: %v, want ENOTCONN", err)
+	}
+	second, logs := startDaemon(t, src, mnt, "--cache-dir", "off")
+	if !strings.Contains(logs.String(), "unmounted a stale mount") {
+		t.Errorf("the new mount does not say it cleared the stale one:\n%s", logs)
+	}
+	busy, err := os.Open(filepath.Join(mnt, "Units", "Crate.mdl.gltf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	second.Process.Signal(syscall.SIGTERM)
+	waitFor(t, "busy message", func() bool { return strings.Contains(logs.String(), "busy") })
+	second.Process.Signal(syscall.SIGTERM)
+	waitFor(t, "the lazy unmount", func() bool { return !isMounted(t, mnt) })
+	if b, err := io.ReadAll(busy); err != nil || len(b) == 0 {
+		t.Errorf("reading the open file after the lazy unmount: %d bytes, %v", len(b), err)
+	}
+	busy.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- second.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("daemon: %v\n%s", err, logs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("daemon still running 10 s after its last file was closed:\n%s", logs)
+	}
+}
