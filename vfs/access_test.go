@@ -162,8 +162,8 @@ func TestGrants(t *testing.T) {
 		{0o044, other, mine, 0o400}, // I read it; its owner, who may be in my group, does not
 		{0o640, me, theirs, 0o400},  // mine, but my group's members may not be in its group
 	} {
-		st := &syscall.Stat_t{Mode: syscall.S_IFREG | c.mode, Uid: c.uid, Gid: c.gid}
-		if got := grants(st, me, mine, 4); got != c.want {
+		id := identity{mode: syscall.S_IFREG | c.mode, uid: c.uid, gid: c.gid}
+		if got := grants(id, me, mine, 4); got != c.want {
 			t.Errorf("mode %o uid %d gid %d: %o, want %o", c.mode, c.uid, c.gid, got, c.want)
 		}
 	}

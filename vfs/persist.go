@@ -41,8 +41,13 @@ func treeRecord(src string) []byte {
 	b := []byte{recTree}
 	b = appendString(b, host)
 	b = appendString(b, src)
-	return appendString(b, translate.Version)
+	b = appendString(b, translate.Version)
+	return appendString(b, journalFormat)
 }
+
+// journalFormat names the layout of the journal's records; a journal of another is started
+// over (the disk entries it pointed to are found again by content).
+const journalFormat = "2"
 
 // openIndex opens the tree's journal and loads what it holds; the journal is compacted when
 // most of its records have been superseded.
@@ -126,11 +131,15 @@ func appendIdentity(b []byte, id identity) []byte {
 	b = binary.AppendVarint(b, id.mtime)
 	b = binary.AppendVarint(b, id.ctime)
 	b = binary.AppendUvarint(b, id.ino)
-	return binary.AppendUvarint(b, id.dev)
+	b = binary.AppendUvarint(b, id.dev)
+	b = binary.AppendUvarint(b, uint64(id.mode))
+	b = binary.AppendUvarint(b, uint64(id.uid))
+	return binary.AppendUvarint(b, uint64(id.gid))
 }
 
 func readIdentity(d *decoder) identity {
-	return identity{size: d.varint(), mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), dev: d.uvarint()}
+	return identity{size: d.varint(), mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), dev: d.uvarint(),
+		mode: uint32(d.uvarint()), uid: uint32(d.uvarint()), gid: uint32(d.uvarint())}
 }
 
 // journal records the version of src.

@@ -25,9 +25,12 @@ import (
 // listing with an index for case-insensitive lookups, made once per version of the directory.
 
 // identity tells two versions of a file apart without reading it.
+// Its mode and owner, which change only with its ctime, come along for the permission checks
+// (see access).
 type identity struct {
 	size, mtime, ctime int64 // times in ns
 	ino, dev           uint64
+	mode, uid, gid     uint32 // st_mode, with the type bits
 }
 
 func identityOf(fi fs.FileInfo) identity {
@@ -35,6 +38,7 @@ func identityOf(fi fs.FileInfo) identity {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		id.ctime = st.Ctim.Nano()
 		id.ino, id.dev = st.Ino, uint64(st.Dev)
+		id.mode, id.uid, id.gid = st.Mode, st.Uid, st.Gid
 	}
 	return id
 }
