@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -29,14 +30,23 @@ func RootLister(root *os.Root) ListFunc {
 		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
 			return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrPermission}
 		}
-		entries, err := fs.ReadDir(root.FS(), clean)
+		// Opened without blocking and checked: a FIFO where a folder is looked for must not
+		// hang the reader.
+		d, err := root.OpenFile(clean, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return nil, err
 		}
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name()
+		defer d.Close()
+		if fi, err := d.Stat(); err != nil {
+			return nil, err
+		} else if !fi.IsDir() {
+			return nil, &fs.PathError{Op: "readdir", Path: dir, Err: syscall.ENOTDIR}
 		}
+		names, err := d.Readdirnames(-1)
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(names)
 		return names, nil
 	}
 }

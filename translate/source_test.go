@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestCompanionFoldsCase(t *testing.T) {
@@ -158,5 +160,32 @@ func TestReadSourceExactNames(t *testing.T) {
 		if err != nil || string(got) != name {
 			t.Errorf("ReadSource(%q) = %q, %v", name, got, err)
 		}
+	}
+}
+
+// Companion reads and listings of a FIFO fail at once instead of waiting for a writer.
+func TestRootReadersNeverBlockOnFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	done := make(chan [2]error, 1)
+	go func() {
+		_, err1 := ReadFileIn(root, "pipe")
+		_, err2 := RootLister(root)("pipe")
+		done <- [2]error{err1, err2}
+	}()
+	select {
+	case errs := <-done:
+		if errs[0] == nil || errs[1] == nil {
+			t.Errorf("reading and listing a FIFO: %v", errs)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("blocked on a FIFO")
 	}
 }

@@ -583,7 +583,8 @@ func (n *fileNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uin
 	if writeFlags(flags) {
 		return nil, 0, toErrno(errReadOnly)
 	}
-	f, err := n.fsys.root.Open(n.rel)
+	// Without blocking: the entry may have become a FIFO since the lookup.
+	f, err := n.fsys.root.OpenFile(n.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
