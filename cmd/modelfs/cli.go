@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 
 	"github.com/alecthomas/kong"
 
@@ -65,11 +66,28 @@ func parse(args []string, stdout, stderr io.Writer) (*kong.Context, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := negativeSize(args); err != nil {
+		return nil, err
+	}
 	ctx, err := k.Parse(args)
 	if helped {
 		return nil, nil
 	}
 	return ctx, err
+}
+
+// sizeFlags are the flags whose value is a size.
+var sizeFlags = []string{"--cache-size", "--disk-cache-size", "--memory-limit", "--max-source-size"}
+
+// negativeSize refuses a negative size given as a separate argument (--cache-size -1), which
+// kong would take for a short flag and answer with a puzzle.
+func negativeSize(args []string) error {
+	for i := 0; i+1 < len(args); i++ {
+		if v := args[i+1]; slices.Contains(sizeFlags, args[i]) && len(v) > 1 && v[0] == '-' && v[1] >= '0' && v[1] <= '9' {
+			return &usageError{fmt.Sprintf("%s: %q: a size cannot be negative", args[i], v)}
+		}
+	}
+	return nil
 }
 
 // run executes the command line and returns the process exit status.

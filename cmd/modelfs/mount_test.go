@@ -73,6 +73,7 @@ func TestMountFlags(t *testing.T) {
 		{[]string{"--parallel", "100000"}, "between 1 and 256"},
 		{[]string{"--cache-size", "1"}, "minimum of 16MiB"},
 		{[]string{"--cache-size=-1"}, "cannot be negative"},
+		{[]string{"--cache-size", "-1"}, "cannot be negative"},
 		{[]string{"--memory-limit", "1"}, "minimum of 64MiB"},
 		{[]string{"--max-source-size", "1K"}, "between 1MiB and 512MiB"},
 		{[]string{"--max-source-size", "1G"}, "between 1MiB and 512MiB"},
