@@ -1,10 +1,18 @@
 package vfs
 
 import (
+	"fmt"
+	"os"
+	"os/user"
 	"path"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Who may read a virtual file: no one the source tree would stop. A virtual file is made of its
@@ -15,61 +23,112 @@ import (
 
 // access returns the read bits (within 0444) of the documents of v, the version of src: those
 // the source, every file it read and each folder on the way to such a file (its search bit)
-// grant alike. It takes the modes the checks of the version just saw (the file states, the
-// listings), so that it costs no system call of its own in the common case. A file that cannot
-// be looked at grants nothing; the next check of the version finds why.
+// grant alike. The folders are those of the file's real path (symlinks resolved) that the
+// source's own path in the mount does not cross: the kernel checks those. It takes the modes
+// the checks of the version just saw (the file states, the listings), so that it costs no
+// system call of its own in the common case. A file that cannot be looked at grants nothing;
+// the next check of the version finds why.
 func (f *fsys) access(src string, v *version) uint32 {
 	own, ok := f.stateOf(src)
 	if !ok {
 		return 0
 	}
-	mask := grants(own, own.uid, own.gid, 4)
+	uid, gid := own.id.uid, own.id.gid
 	srcDir := path.Dir(src)
 	var dirs []string
-	for _, d := range v.deps {
-		if d.op != depFile || len(d.val) != len(digest{}) { // not read: an error state
-			continue
+	mask := uint32(0o444)
+	take := func(name string, st fileState) bool {
+		mask &= f.grants(st.id, st.acl, uid, gid, 4)
+		real := name
+		if st.real != "" {
+			real = st.real
 		}
-		id, ok := f.stateOf(d.name)
-		if !ok {
-			return 0
-		}
-		mask &= grants(id, own.uid, own.gid, 4)
-		// The folders the source's own path does not cross: the kernel checks those.
-		for dir := path.Dir(d.name); dir != "." && dir != srcDir && !strings.HasPrefix(srcDir, dir+"/"); dir = path.Dir(dir) {
+		for dir := path.Dir(real); dir != "." && dir != srcDir && !strings.HasPrefix(srcDir, dir+"/"); dir = path.Dir(dir) {
 			if slices.Contains(dirs, dir) {
 				break
 			}
 			dirs = append(dirs, dir)
-			id, ok := f.dirIdentity(dir)
+			id, acl, ok := f.dirAccess(dir)
 			if !ok {
-				return 0
+				return false
 			}
-			mask &= grants(id, own.uid, own.gid, 1)
+			mask &= f.grants(id, acl, uid, gid, 1)
+		}
+		return true
+	}
+	if !take(src, own) {
+		return 0
+	}
+	for _, d := range v.deps {
+		if d.op != depFile || len(d.val) != len(digest{}) { // not read: an error state
+			continue
+		}
+		st, ok := f.stateOf(d.name)
+		if !ok || !take(d.name, st) {
+			return 0
 		}
 	}
 	return mask
 }
 
-// stateOf returns the identity of the file name: the one its state holds when the mount knows
-// it, else a fresh Stat's.
-func (f *fsys) stateOf(name string) (identity, bool) {
+// stateOf returns the state of the file name: the one the mount knows, else one made from a
+// fresh look at it.
+func (f *fsys) stateOf(name string) (fileState, bool) {
 	f.mu.Lock()
 	st, ok := f.files.get(name)
 	f.mu.Unlock()
 	if ok && st.id.mode != 0 {
-		return st.id, true
+		return st, true
 	}
-	fi, err := f.root.Stat(name)
+	file, err := f.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return identity{}, false
+		return fileState{}, false
 	}
-	return identityOf(fi), true
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return fileState{}, false
+	}
+	st = fileState{id: identityOf(fi)}
+	st.real, st.acl = f.whereAndACL(file, name)
+	return st, true
 }
 
-// dirIdentity returns the identity of the directory dir: its listing's while that is recent
-// (see dirRecheck), else a fresh Stat's.
-func (f *fsys) dirIdentity(dir string) (identity, bool) {
+// whereAndACL returns the real path inside SRC of the open file, when it is not name, and
+// whether the file has an access ACL. A file whose real path cannot be told is taken to be
+// where its name says only when SRC itself cannot be told either (no /proc).
+func (f *fsys) whereAndACL(file *os.File, name string) (real string, acl bool) {
+	fd := int(file.Fd())
+	if n, err := unix.Fgetxattr(fd, "system.posix_acl_access", nil); err == nil && n > 0 {
+		acl = true
+	}
+	if f.realSrc == "" {
+		return "", acl
+	}
+	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	if err != nil {
+		return "", acl
+	}
+	rel, err := filepath.Rel(f.realSrc, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return ".", acl // not inside SRC as the mount knows it: its folders are the root's
+	}
+	if rel = filepath.ToSlash(rel); rel != name {
+		return rel, acl
+	}
+	return "", acl
+}
+
+// dirState is what access knows of a directory: its identity, and whether it has an ACL.
+type dirState struct {
+	id  identity
+	acl bool
+}
+
+// dirAccess returns the identity of the directory dir and whether it has an access ACL: its
+// listing's identity while that is recent (see dirRecheck), else a fresh Stat's; the ACL is
+// looked up once per identity.
+func (f *fsys) dirAccess(dir string) (identity, bool, bool) {
 	f.dirs.mu.Lock()
 	l := f.dirs.m[dir]
 	recent := l != nil && time.Since(l.checked) < dirRecheck
@@ -78,26 +137,59 @@ func (f *fsys) dirIdentity(dir string) (identity, bool) {
 		id = l.id
 	}
 	f.dirs.mu.Unlock()
-	if recent {
-		return id, true
+	if !recent {
+		fi, err := f.root.Stat(dir)
+		if err != nil {
+			return identity{}, false, false
+		}
+		id = identityOf(fi)
 	}
-	fi, err := f.root.Stat(dir)
+	f.mu.Lock()
+	ds, ok := f.dirACLs.get(dir)
+	f.mu.Unlock()
+	if ok && ds.id == id {
+		return id, ds.acl, true
+	}
+	d, err := f.root.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return identity{}, false
+		return identity{}, false, false
 	}
-	return identityOf(fi), true
+	n, err := unix.Fgetxattr(int(d.Fd()), "system.posix_acl_access", nil)
+	d.Close()
+	ds = dirState{id: id, acl: err == nil && n > 0}
+	f.mu.Lock()
+	f.dirACLs.put(dir, ds)
+	f.mu.Unlock()
+	return id, ds.acl, true
 }
 
 // grants returns, as read bits (0400 owner, 0040 group, 0004 others), whether each class of a
 // file owned by uid and gid is sure to have permission bit (4 read, 1 search) on the entry id:
-// a class gets it only when every class of id its members may fall in grants it. The owner
-// may or may not be in id's group when id is someone else's; a member of the group may be id's
-// owner; anyone else may be either.
-func grants(id identity, uid, gid uint32, bit uint32) uint32 {
+// a class gets it only when every class of id its members may fall in grants it. The owner is
+// in id's group or not as the user database says (both are assumed when it cannot tell); a
+// member of the group may be id's owner; anyone else may be either. An entry with an ACL may
+// deny any user but its owner: it grants only its owner's class.
+func (f *fsys) grants(id identity, acl bool, uid, gid uint32, bit uint32) uint32 {
 	m := id.mode
 	u, g, o := m>>6&bit != 0, m>>3&bit != 0, m&bit != 0
 	sameU, sameG := id.uid == uid, id.gid == gid
-	owner := sameU && u || !sameU && g && o
+	if acl {
+		g, o = false, false
+	}
+	var owner bool
+	switch {
+	case sameU:
+		owner = u
+	default:
+		switch f.member(uid, id.gid) {
+		case memberYes:
+			owner = g
+		case memberNo:
+			owner = o
+		default:
+			owner = g && o
+		}
+	}
 	group := (sameU || u) && (sameG && g || !sameG && g && o)
 	other := (sameU || u) && (sameG || g) && o
 	var r uint32
@@ -111,4 +203,43 @@ func grants(id identity, uid, gid uint32, bit uint32) uint32 {
 		r |= 0o004
 	}
 	return r
+}
+
+// Whether a user is a member of a group.
+const (
+	memberUnknown = iota
+	memberYes
+	memberNo
+)
+
+// member tells whether the user uid is in the group gid, from the user database, asked once
+// per user for the mount's life (a user's groups change rarely, and a change shows at the next
+// mount).
+func (f *fsys) member(uid, gid uint32) int {
+	f.mu.Lock()
+	groups, ok := f.groups[uid]
+	f.mu.Unlock()
+	if !ok {
+		groups = nil
+		if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
+			if ids, err := u.GroupIds(); err == nil {
+				groups = make(map[uint32]bool, len(ids))
+				for _, id := range ids {
+					if n, err := strconv.ParseUint(id, 10, 32); err == nil {
+						groups[uint32(n)] = true
+					}
+				}
+			}
+		}
+		f.mu.Lock()
+		f.groups[uid] = groups
+		f.mu.Unlock()
+	}
+	switch {
+	case groups == nil:
+		return memberUnknown
+	case groups[gid]:
+		return memberYes
+	}
+	return memberNo
 }

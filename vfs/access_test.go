@@ -77,6 +77,30 @@ func TestPermissionsAsInSource(t *testing.T) {
 	put("modes/secret.txt", []byte("secret\n"), 0o600)
 	put("hidden/Crate.mdl", crate, 0o644)
 	chmod("hidden", 0o000)
+	// A model reached through a symlink into a folder others cannot enter, and a texture
+	// folder that is a symlink to one.
+	put("private/Crate.mdl", crate, 0o644)
+	put("private/t/Crate.blp", blp, 0o644)
+	chmod("private", 0o700)
+	link := func(target, name string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(src, name)), 0o755)
+		if err := os.Symlink(target, filepath.Join(src, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("../private/Crate.mdl", "linked/Crate.mdl")
+	put("viadir/u/Crate.mdl", crate, 0o644)
+	link("../private/t", "viadir/t")
+	// A texture whose ACL denies nobody what its mode grants.
+	put("acl/u/Crate.mdl", crate, 0o644)
+	put("acl/t/Crate.blp", blp, 0o644)
+	if out, err := exec.Command("setfacl", "-m", "u:nobody:---", filepath.Join(src, "acl/t/Crate.blp")).CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("setfacl: %v %s", err, out)
+		}
+		t.Logf("no ACLs here (%v %s)", err, out)
+		os.RemoveAll(filepath.Join(src, "acl"))
+	}
 	openUp(t, src)
 
 	m := mountT(t, src, Options{AllowOther: true}) // its mount point is beside src: open to all
@@ -97,7 +121,8 @@ func TestPermissionsAsInSource(t *testing.T) {
 	}
 	// Passthrough files: readable through the mount exactly when readable in SRC.
 	for _, rel := range []string{"open/u/Crate.mdl", "owntex/t/Crate.blp", "closed/t/Crate.blp", "modes/zero.mdl",
-		"modes/write.mdl", "modes/x311.mdl", "modes/plain.mdl", "modes/secret.txt", "hidden/Crate.mdl"} {
+		"modes/write.mdl", "modes/x311.mdl", "modes/plain.mdl", "modes/secret.txt", "hidden/Crate.mdl",
+		"linked/Crate.mdl", "viadir/t/Crate.blp"} {
 		if in, through := readableBy(t, nobody, filepath.Join(src, rel)), readableBy(t, nobody, m.path(rel)); in != through {
 			t.Errorf("%s: readable by nobody in SRC %v, through the mount %v", rel, in, through)
 		}
@@ -113,7 +138,13 @@ func TestPermissionsAsInSource(t *testing.T) {
 		"modes/write.mdl":    false,
 		"modes/x311.mdl":     false,
 		"hidden/Crate.mdl":   false,
+		"linked/Crate.mdl":   false,
+		"viadir/u/Crate.mdl": false,
+		"acl/u/Crate.mdl":    false,
 	} {
+		if _, err := os.Lstat(filepath.Join(src, model)); err != nil {
+			continue // no ACLs here
+		}
 		for _, k := range kinds {
 			p := m.path(model + "." + string(k))
 			if got := readableBy(t, nobody, p); got != readable {
@@ -147,24 +178,32 @@ func TestPermissionsAsInSource(t *testing.T) {
 // TestGrants checks the class arithmetic of access on entries owned by others.
 func TestGrants(t *testing.T) {
 	const me, mine, other, theirs = 1000, 100, 2000, 200
+	f := &fsys{groups: map[uint32]map[uint32]bool{me: nil}} // my groups unknown
+	known := &fsys{groups: map[uint32]map[uint32]bool{me: {mine: true, theirs: true}}}
 	for _, c := range []struct {
+		f        *fsys
 		mode     uint32
 		uid, gid uint32
+		acl      bool
 		want     uint32
 	}{
-		{0o644, me, mine, 0o444},
-		{0o600, me, mine, 0o400},
-		{0o000, me, mine, 0},
-		{0o640, other, mine, 0o040}, // my group's members read it (its owner too); I may be outside its group
-		{0o644, other, theirs, 0o444},
-		{0o604, other, theirs, 0o000}, // its group may hold me or my group's members
-		{0o444, other, mine, 0o444},
-		{0o044, other, mine, 0o400}, // I read it; its owner, who may be in my group, does not
-		{0o640, me, theirs, 0o400},  // mine, but my group's members may not be in its group
+		{f, 0o644, me, mine, false, 0o444},
+		{f, 0o600, me, mine, false, 0o400},
+		{f, 0o000, me, mine, false, 0},
+		{f, 0o640, other, mine, false, 0o040}, // my group's members read it (its owner too); I may be outside its group
+		{f, 0o644, other, theirs, false, 0o444},
+		{f, 0o604, other, theirs, false, 0o000}, // its group may hold me or my group's members
+		{f, 0o444, other, mine, false, 0o444},
+		{f, 0o044, other, mine, false, 0o400},       // I read it; its owner, who may be in my group, does not
+		{f, 0o640, me, theirs, false, 0o400},        // mine, but my group's members may not be in its group
+		{known, 0o640, other, theirs, false, 0o400}, // I am in its group, as the user database says
+		{f, 0o640, other, theirs, false, 0o000},     // unknown: I may not be
+		{f, 0o644, me, mine, true, 0o400},           // an ACL may deny anyone but its owner
+		{f, 0o644, other, mine, true, 0o000},
 	} {
 		id := identity{mode: syscall.S_IFREG | c.mode, uid: c.uid, gid: c.gid}
-		if got := grants(id, me, mine, 4); got != c.want {
-			t.Errorf("mode %o uid %d gid %d: %o, want %o", c.mode, c.uid, c.gid, got, c.want)
+		if got := c.f.grants(id, c.acl, me, mine, 4); got != c.want {
+			t.Errorf("mode %o uid %d gid %d acl %v: %o, want %o", c.mode, c.uid, c.gid, c.acl, got, c.want)
 		}
 	}
 }

@@ -2,12 +2,14 @@ package vfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -57,10 +59,13 @@ type fsys struct {
 	closeOnce sync.Once
 
 	mu       sync.Mutex
-	versions bounded[*version]  // source path → its version
-	files    bounded[fileState] // file path → what its content was when last read
-	depLists bounded[[]dep]     // shared dep lists (see intern)
-	scans    map[string]*scan   // folder → where a sequential scan of it is (see readAhead)
+	versions bounded[*version]          // source path → its version
+	files    bounded[fileState]         // file path → what its content was when last read
+	depLists bounded[[]dep]             // shared dep lists (see intern)
+	scans    map[string]*scan           // folder → where a sequential scan of it is (see readAhead)
+	dirACLs  bounded[dirState]          // folder → whether it has an ACL, by identity (see access)
+	groups   map[uint32]map[uint32]bool // user → its groups; nil when the user database cannot tell
+	realSrc  string                     // SRC's path with no symlink in it, to place files (see access); "" when unknown
 	logged   map[cache.Key]struct{}
 }
 
@@ -118,6 +123,23 @@ func (f *fsys) sourceInfo(src string) (fs.FileInfo, error) {
 		return fi, err
 	}
 	return f.followLink(src)
+}
+
+// openDir opens the directory rel of SRC as a root of its own without ever blocking: an entry
+// that is a FIFO by now (a directory replaced since its lookup) fails with ENOTDIR instead of
+// waiting for a writer. The root is opened through the directory's descriptor, so it is the
+// directory that was checked.
+func (f *fsys) openDir(rel string) (*os.Root, error) {
+	d, err := f.root.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	r, err := os.OpenRoot(fmt.Sprintf("/proc/self/fd/%d", d.Fd()))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", rel, err)
+	}
+	return r, nil
 }
 
 // followLink returns the Stat of what the symlink at rel leads to, which must be inside SRC.

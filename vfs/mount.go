@@ -65,6 +65,9 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 		return nil, err
 	}
 	f := newFsys(root, opt)
+	if real, err := filepath.EvalSymlinks(absSrc); err == nil {
+		f.realSrc = real
+	}
 	if opt.CacheDir != "" {
 		if err := f.openDisk(absSrc); err != nil {
 			root.Close()
@@ -230,6 +233,10 @@ func prepareMountPoint(mnt string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// The mount table names real paths; the mount point itself may not answer a stat.
+	if parent, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(parent, filepath.Base(abs))
+	}
 	fstype, mounted := mountedAt(abs)
 	if !mounted || !strings.HasPrefix(fstype, "fuse") {
 		return nil
@@ -307,8 +314,9 @@ func LazyUnmount(dir string) error {
 // still open in it are closed.
 func (s *Server) ForceUnmount() error { return LazyUnmount(s.mnt) }
 
-// checkApart refuses a mount point inside the tree it would show: the tree would contain itself
-// without end (find and grep -r would never finish).
+// checkApart refuses a mount point inside the tree it would show, where the tree would contain
+// itself without end (find and grep -r would never finish), and one above it, which would hide
+// the tree from everyone and from the mount's own checks of it.
 func checkApart(src, mnt string) error {
 	rs, err := filepath.EvalSymlinks(src)
 	if err != nil {
@@ -318,10 +326,19 @@ func checkApart(src, mnt string) error {
 	if err != nil {
 		return err
 	}
-	if rel, err := filepath.Rel(rs, rm); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if within(rs, rm) {
 		return fmt.Errorf("mount point %s is inside the tree %s it would show, which would then contain itself: mount it outside", mnt, src)
 	}
+	if within(rm, rs) {
+		return fmt.Errorf("the tree %s is inside the mount point %s, which would hide it: mount it elsewhere", src, mnt)
+	}
 	return nil
+}
+
+// within reports whether the path p is dir or inside it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Unmount asks the kernel to unmount. While files are open or a process has its working

@@ -221,13 +221,15 @@ func setAttr(out *fuse.Attr, fi fs.FileInfo) {
 
 // attrOf is the Getattr of every node mirroring SRC. An entry of that name that is not the
 // node's (replaced since the lookup) answers ESTALE: the kernel then looks the name up again,
-// as a native file system would have found the new entry.
+// as a native file system would have found the new entry. A directory replaced by another shows
+// the new one's attributes, as its listings do: a shell sitting in it must not get ESTALE from
+// every stat of ".".
 func (n *passNode) attrOf(out *fuse.AttrOut) syscall.Errno {
 	fi, err := n.fsys.root.Lstat(n.rel)
 	if err != nil {
 		return toErrno(err)
 	}
-	if !n.same(fi) {
+	if !n.same(fi) && (n.Mode() != syscall.S_IFDIR || !fi.IsDir()) {
 		return syscall.ESTALE
 	}
 	setAttr(&out.Attr, fi)
@@ -423,7 +425,7 @@ func fileType(m fs.FileMode) uint32 {
 // Readdir lists the directory as in SRC plus the virtual documents beside each model. It reads
 // names and types only; nothing is translated or even stat'ed.
 func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
-	dir, err := n.fsys.root.OpenRoot(n.rel)
+	dir, err := n.fsys.openDir(n.rel)
 	if err != nil {
 		return nil, toErrno(err)
 	}
@@ -443,7 +445,7 @@ func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 // the lookups of a READDIRPLUS (one per listed entry, six per model) cost one fstatat for an
 // entry of SRC and none for a virtual document, whose existence the listing itself shows.
 func (n *dirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
-	dir, err := n.fsys.root.OpenRoot(n.rel)
+	dir, err := n.fsys.openDir(n.rel)
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
@@ -630,9 +632,9 @@ func (h *fileHandle) Release(ctx context.Context) syscall.Errno {
 func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *version, kind translate.Kind) {
 	setAttr(out, fi)
 	size, mtime := int64(0), fi.ModTime().UnixNano()
-	perm := uint32(fi.Mode().Perm()) & 0o444
+	perm := uint32(fi.Mode().Perm()) & 0o444 // the source's as it is now: a chmod shows at once
 	if v != nil {
-		size, mtime, perm = v.size(kind), max(mtime, v.mtime), v.perm.Load()
+		size, mtime, perm = v.size(kind), max(mtime, v.mtime), perm&v.perm.Load()
 	}
 	out.Mode = syscall.S_IFREG | perm
 	out.Size = uint64(size)
@@ -661,7 +663,7 @@ func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.Att
 	}
 	v, _, err := n.fsys.get(ctx, n.src, fi, n.kind, needSize)
 	var fe *failure
-	if err != nil && !errors.As(err, &fe) {
+	if v == nil || err != nil && !errors.As(err, &fe) {
 		return toErrno(err)
 	}
 	if !n.shows(v) {

@@ -21,7 +21,7 @@ import (
 //
 //	'T' | host | SRC | translator version        the tree: the first record
 //	'V' | path | key | mtime | sizes | meta        a version of the source at path (meta: encodeMeta)
-//	'F' | path | identity | sum | racy        a file's state
+//	'F' | path | identity | sum | racy | real | acl        a file's state
 const (
 	recTree    = 'T'
 	recVersion = 'V'
@@ -99,6 +99,8 @@ func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
 		st := fileState{id: readIdentity(&d)}
 		n := copy(st.sum[:], d.string())
 		st.racy = d.byte() != 0
+		st.real = d.string()
+		st.acl = d.byte() != 0
 		if d.bad || n != len(st.sum) || len(d.b) != 0 {
 			return false
 		}
@@ -167,11 +169,16 @@ func (f *fsys) journalFile(name string, st fileState) {
 	b = appendString(b, name)
 	b = appendIdentity(b, st.id)
 	b = appendString(b, string(st.sum[:]))
-	racy := byte(0)
-	if st.racy {
-		racy = 1
+	b = append(b, boolByte(st.racy))
+	b = appendString(b, st.real)
+	f.diskError(f.index.Append(append(b, boolByte(st.acl))))
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
 	}
-	f.diskError(f.index.Append(append(b, racy)))
+	return 0
 }
 
 // MountRecord is what a mount leaves in the disk tier when it ends, for `modelfs cache stats`.

@@ -60,7 +60,9 @@ type digest = [32]byte
 type fileState struct {
 	id   identity
 	sum  digest
-	racy bool // its identity cannot vouch for its content (see racyWindow)
+	racy bool   // its identity cannot vouch for its content (see racyWindow)
+	real string // its path inside SRC with no symlink in it, when that is not its name
+	acl  bool   // it has an access ACL, which may deny users its mode grants (see access)
 }
 
 // bounded is a map of at most about max entries in two generations: when the young one is
@@ -145,6 +147,7 @@ func (f *fsys) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, 
 		return nil, fileState{}, &fs.PathError{Op: "read", Path: orig, Err: err}
 	}
 	st := fileState{id: identityOf(before), sum: sha256.Sum256(data)}
+	st.real, st.acl = f.whereAndACL(file, clean)
 	after, err := file.Stat()
 	st.racy = err != nil || identityOf(after) != st.id || st.id.racy(time.Now())
 	f.remember(clean, st)
@@ -271,7 +274,7 @@ func (f *fsys) list(dir string) (*listing, error) {
 		f.dirs.mu.Unlock()
 		return l, nil
 	}
-	d, err := f.root.Open(dir)
+	d, err := f.root.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0) // never a FIFO's open
 	if err != nil {
 		return nil, err
 	}

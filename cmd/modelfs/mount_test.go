@@ -463,3 +463,15 @@ func TestStaleMountAndForcedStop(t *testing.T) {
 		t.Fatalf("daemon still running 10 s after its last file was closed:\n%s", logs)
 	}
 }
+
+// A tree inside its mount point is refused too: the mount would hide it.
+func TestMountAboveSource(t *testing.T) {
+	mnt := t.TempDir()
+	src := filepath.Join(mnt, "game")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, "mount", "--cache-dir", "off", src, mnt); code == exitOK || !strings.Contains(errs, "would hide it") {
+		t.Errorf("mount %s %s: exit %d, %q; want a refusal", src, mnt, code, errs)
+	}
+}
