@@ -17,8 +17,10 @@
 package anim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Interp is a source interpolation type, numbered as in MDX (and M2).
@@ -154,4 +156,46 @@ func vec(fs []float32, k, w int) val {
 		out[i] = float64(f)
 	}
 	return out
+}
+
+// SortKeys puts the keys in frame order, keeping the file's order among keys of one frame (so
+// that the last of them is the value from that frame on, as a later key overrides an earlier
+// one when a track is read in order), and returns how many keys moved. Tools write tracks out of
+// order now and then; the game plays them by frame.
+func (tr *Track) SortKeys() int {
+	n := len(tr.Frames)
+	if slices.IsSorted(tr.Frames) || len(tr.Values) != n*tr.Width || tr.cubic() && (len(tr.InTans) != n*tr.Width || len(tr.OutTans) != n*tr.Width) {
+		return 0
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tr.Frames[a], tr.Frames[b]) })
+	moved := 0
+	for i, k := range order {
+		if i != k {
+			moved++
+		}
+	}
+	w := tr.Width
+	permute := func(vals []float32) []float32 {
+		if vals == nil {
+			return nil
+		}
+		out := make([]float32, len(vals))
+		for i, k := range order {
+			copy(out[i*w:(i+1)*w], vals[k*w:(k+1)*w])
+		}
+		return out
+	}
+	frames := make([]int64, n)
+	for i, k := range order {
+		frames[i] = tr.Frames[k]
+	}
+	tr.Frames, tr.Values = frames, permute(tr.Values)
+	if tr.cubic() {
+		tr.InTans, tr.OutTans = permute(tr.InTans), permute(tr.OutTans)
+	}
+	return moved
 }

@@ -624,9 +624,11 @@ func (b *builder) prepareTracks() error {
 			if x.t == nil {
 				continue
 			}
-			tr, err := b.convertTrack(x.t, x.path, off)
+			tr, err := b.convertTrack(x.t, x.path, off, fmt.Sprintf("%s %q (ObjectId %d)", o.block, o.node.Name, o.node.ObjectID))
 			if err != nil {
-				return b.fail("%s %q (ObjectId %d) %s track: %v", o.block, o.node.Name, o.node.ObjectID, x.path, err)
+				// The game plays the rest of the model: this track costs itself, not the model.
+				b.warn("%s %q (ObjectId %d) %s track dropped: %v", o.block, o.node.Name, o.node.ObjectID, x.path, err)
+				continue
 			}
 			b.tracks = append(b.tracks, nodeTrack{node: ni, path: x.path, tr: tr, gseq: x.t.GlobalSeq})
 		}
@@ -636,7 +638,8 @@ func (b *builder) prepareTracks() error {
 
 // convertTrack turns a raw node track into an anim.Track in glTF axes: a translation key t
 // becomes off + conv(t) (off = pivot − parentPivot), rotations and scales are converted.
-func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32) (*anim.Track, error) {
+// what names the object, for warnings.
+func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32, what string) (*anim.Track, error) {
 	w := path.Width()
 	n := len(t.Frames)
 	cubic := t.Interp == Hermite || t.Interp == Bezier
@@ -690,6 +693,9 @@ func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32) (*anim
 		tr.Default = []float32{1, 1, 1}
 	default:
 		tr.Default = off[:]
+	}
+	if moved := tr.SortKeys(); moved > 0 {
+		b.warn("%s %s track: keys out of frame order, %d of %d put in order (of keys at one frame the last in the file wins)", what, path, moved, n)
 	}
 	if err := tr.Check(); err != nil {
 		return nil, err

@@ -441,6 +441,44 @@ func TestZeroLengthSequence(t *testing.T) {
 	}
 }
 
+// TestTrackDefectsCostTheTrack: a node track out of frame order is put in order, and one that
+// cannot be played is dropped, each with a warning; the model still translates.
+func TestTrackDefectsCostTheTrack(t *testing.T) {
+	tests := []struct {
+		name, warning string
+		edit          func(*Model)
+	}{
+		{"global sequence", "track dropped: global sequence 3", func(m *Model) { m.Bones[0].Translation = rawTrack(Linear, scene.PathTranslation, 3) }},
+		{"unsorted", "keys out of frame order", func(m *Model) {
+			tr := rawTrack(Linear, scene.PathScale, -1)
+			tr.Frames[1], tr.Frames[2] = tr.Frames[2], tr.Frames[1]
+			m.Bones[0].Scaling = tr
+		}},
+		{"short values", "track dropped", func(m *Model) {
+			tr := rawTrack(Hermite, scene.PathRotation, -1)
+			tr.OutTans = tr.OutTans[:3]
+			m.Bones[0].Rotation = tr
+		}},
+		{"interpolation", "track dropped", func(m *Model) {
+			tr := rawTrack(Linear, scene.PathRotation, -1)
+			tr.Interp = 7
+			m.Bones[0].Rotation = tr
+		}},
+	}
+	for _, tc := range tests {
+		m := testModel()
+		tc.edit(m)
+		s, err := Build(m, translate.Source{Name: "bad.mdx"}, "mdx")
+		if err != nil {
+			t.Errorf("%s: %v, want the model with a warning", tc.name, err)
+			continue
+		}
+		if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, tc.warning) }) {
+			t.Errorf("%s: warnings %q, want one saying %q", tc.name, s.Warnings, tc.warning)
+		}
+	}
+}
+
 // TestBadModels expects a FormatError, never a panic, for inconsistent raw models.
 func TestBadModels(t *testing.T) {
 	tests := []struct {
@@ -460,22 +498,6 @@ func TestBadModels(t *testing.T) {
 		{"vertex groups short", func(m *Model) { m.Geosets[0].VertexGroups = m.Geosets[0].VertexGroups[:4] }},
 		{"empty group", func(m *Model) { m.Geosets[0].GroupSizes = []uint32{1, 0, 8} }},
 		{"sequence reversed", func(m *Model) { m.Sequences[1].Interval = [2]uint32{2000, 1000} }},
-		{"track global sequence", func(m *Model) { m.Bones[0].Translation = rawTrack(Linear, scene.PathTranslation, 3) }},
-		{"track unsorted", func(m *Model) {
-			tr := rawTrack(Linear, scene.PathScale, -1)
-			tr.Frames[1], tr.Frames[2] = tr.Frames[2], tr.Frames[1]
-			m.Bones[0].Scaling = tr
-		}},
-		{"track short values", func(m *Model) {
-			tr := rawTrack(Hermite, scene.PathRotation, -1)
-			tr.OutTans = tr.OutTans[:3]
-			m.Bones[0].Rotation = tr
-		}},
-		{"track interpolation", func(m *Model) {
-			tr := rawTrack(Linear, scene.PathRotation, -1)
-			tr.Interp = 7
-			m.Bones[0].Rotation = tr
-		}},
 		{"face groups mismatch", func(m *Model) { m.Geosets[0].FaceTypes = []uint32{4, 4} }},
 	}
 	for _, tc := range tests {
