@@ -158,9 +158,24 @@ func (b *builder) nodes() error {
 	if len(objs) > maxNodes {
 		return b.fail("%d objects, more than %d", len(objs), maxNodes)
 	}
+	// ObjectId -1 is the format's "none": such an object can be no one's parent nor carry
+	// vertices; it goes last, with no pivot.
+	var unnumbered []object
+	objs = slices.DeleteFunc(objs, func(o object) bool {
+		if o.node.ObjectID == -1 {
+			unnumbered = append(unnumbered, o)
+			return true
+		}
+		return false
+	})
 	slices.SortStableFunc(objs, func(x, y object) int { return cmp.Compare(x.node.ObjectID, y.node.ObjectID) })
+	for _, o := range unnumbered {
+		b.warn("%s %q has ObjectId -1 (none): placed last, at the origin, parent of nothing", o.block, o.node.Name)
+	}
+	numbered := len(objs)
+	objs = append(objs, unnumbered...)
 	contiguous := true
-	for i, o := range objs {
+	for i, o := range objs[:numbered] {
 		id := o.node.ObjectID
 		if id < 0 {
 			return b.fail("%s %q has negative ObjectId %d", o.block, o.node.Name, id)
@@ -177,7 +192,7 @@ func (b *builder) nodes() error {
 	b.objs = objs
 	b.pivots = make([][3]float32, len(objs))
 	missing := 0
-	for i, o := range objs {
+	for i, o := range objs[:numbered] {
 		if id := int(o.node.ObjectID); id < len(b.m.PivotPoints) {
 			b.pivots[i] = convPos(b.m.PivotPoints[id])
 		} else {
@@ -193,7 +208,8 @@ func (b *builder) nodes() error {
 		if p := o.node.ParentID; p != -1 {
 			pi, ok := b.byID[p]
 			if !ok {
-				return b.fail("%s %q (ObjectId %d) has parent %d, which is no object", o.block, o.node.Name, o.node.ObjectID, p)
+				b.warn("%s %q (ObjectId %d) has parent %d, which is no object: taken as a root", o.block, o.node.Name, o.node.ObjectID, p)
+				continue
 			}
 			parents[i] = pi
 		}

@@ -441,13 +441,17 @@ func TestZeroLengthSequence(t *testing.T) {
 	}
 }
 
-// TestTrackDefectsCostTheTrack: a node track out of frame order is put in order, and one that
-// cannot be played is dropped, each with a warning; the model still translates.
+// TestTrackDefectsCostTheTrack: defects confined to one object or track cost that part, with a
+// warning, and the model still translates: a node track out of frame order is put in order, one
+// that cannot be played is dropped, a parent that is no object makes a root, ObjectId -1 (the
+// format's "none") an object of its own at the origin.
 func TestTrackDefectsCostTheTrack(t *testing.T) {
 	tests := []struct {
 		name, warning string
 		edit          func(*Model)
 	}{
+		{"bad parent", "which is no object: taken as a root", func(m *Model) { m.Bones[1].ParentID = 17 }},
+		{"object id none", "has ObjectId -1 (none)", func(m *Model) { m.Helpers = append(m.Helpers, Node{Name: "Loose", ObjectID: -1, ParentID: -1}) }},
 		{"global sequence", "track dropped: global sequence 3", func(m *Model) { m.Bones[0].Translation = rawTrack(Linear, scene.PathTranslation, 3) }},
 		{"unsorted", "keys out of frame order", func(m *Model) {
 			tr := rawTrack(Linear, scene.PathScale, -1)
@@ -485,7 +489,6 @@ func TestBadModels(t *testing.T) {
 		name string
 		edit func(*Model)
 	}{
-		{"bad parent", func(m *Model) { m.Bones[1].ParentID = 17 }},
 		{"self parent", func(m *Model) { m.Bones[1].ParentID = 1 }},
 		{"cycle", func(m *Model) { m.Bones[0].ParentID = 4 }},
 		{"duplicate object ids", func(m *Model) { m.Helpers[0].ObjectID = 1 }},

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,14 +139,22 @@ func TestBadInputTable(t *testing.T) {
 		"MODL size 2^31":       big(20, 1<<31),
 		"MODL size max":        big(20, 0xFFFFFFFF),
 		"MODL size small":      big(20, 371),
-		"unknown chunk huge":   append(bytes.Clone(good), "ABCD\xff\xff\xff\xff"...),
-		"trailing 3 bytes":     append(bytes.Clone(good), 1, 2, 3),
+	}
+	// After VERS and MODL, a chunk header whose size cannot be right ends the read, keeping what
+	// was read, with a warning: the game shows such files.
+	degrade := map[string][]byte{
+		"unknown chunk huge": append(bytes.Clone(good), "ABCD\xff\xff\xff\xff"...),
+		"trailing 3 bytes":   append(bytes.Clone(good), 1, 2, 3),
 	}
 	for _, c := range chunks(good) {
 		// Chunk sizes past the end, huge, and one byte smaller than the contents.
-		cases[c.tag+" size 2^31"] = big(c.start+4, 1<<31)
-		cases[c.tag+" size max"] = big(c.start+4, 0xFFFFFFFF)
-		cases[c.tag+" size past end"] = big(c.start+4, uint32(len(good)-c.start-7))
+		into := cases
+		if c.tag != "VERS" && c.tag != "MODL" {
+			into = degrade
+		}
+		into[c.tag+" size 2^31"] = big(c.start+4, 1<<31)
+		into[c.tag+" size max"] = big(c.start+4, 0xFFFFFFFF)
+		into[c.tag+" size past end"] = big(c.start+4, uint32(len(good)-c.start-7))
 		if c.tag != "VERS" && c.tag != "MODL" {
 			cases[c.tag+" size minus one"] = big(c.start+4, uint32(c.end-c.start-9))
 		}
@@ -186,6 +196,32 @@ func TestBadInputTable(t *testing.T) {
 	for name, data := range cases {
 		mustFail(t, name, data)
 	}
+	for name, data := range degrade {
+		m, err := Read("bad.mdx", data)
+		if err != nil {
+			t.Errorf("%s: %v, want what was read before it, with a warning", name, err)
+			continue
+		}
+		if !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, "ignored") }) {
+			t.Errorf("%s: warnings %q, want one saying the rest is ignored", name, m.Warnings)
+		}
+	}
+}
+
+// A tool's chunk before VERS (an INFO chunk naming the writer) is skipped with a warning.
+func TestChunkBeforeVERS(t *testing.T) {
+	good := sample(t)
+	path := `C:\tools\writer\Footman.mdx`
+	info := binary.LittleEndian.AppendUint32([]byte("INFO"), uint32(len(path)))
+	info = append(info, path...)
+	data := append(append(bytes.Clone(good[:4]), info...), good[4:]...)
+	m, err := Read("info.mdx", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, "before VERS skipped") }) {
+		t.Errorf("warnings %q", m.Warnings)
+	}
 }
 
 // TestTruncation cuts the fixture at every byte. Cuts inside a chunk must fail; a cut exactly
@@ -200,8 +236,15 @@ func TestTruncation(t *testing.T) {
 	modlEnd := chunks(good)[1].end
 	for n := 0; n < len(good); n++ {
 		prefix := good[:n:n]
-		if !boundary[n] || n < modlEnd {
+		if n < modlEnd {
 			mustFail(t, fmt.Sprintf("cut at %d", n), prefix)
+			continue
+		}
+		if !boundary[n] {
+			// Cut inside a chunk after MODL: the chunks before the cut, with a warning.
+			if m, err := Read("prefix.mdx", prefix); err != nil || len(m.Warnings) == 0 {
+				t.Fatalf("cut at %d: %v, want what came before, with a warning", n, err)
+			}
 			continue
 		}
 		m, err := Read("prefix.mdx", prefix)

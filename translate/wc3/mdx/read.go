@@ -132,16 +132,33 @@ func (r *reader) file() error {
 	pos := 4
 	for pos < len(d) {
 		if len(d)-pos < 8 {
+			if sawVers && sawModl {
+				r.warn("offset %d: %d bytes after the last chunk, too few for a chunk header, ignored", pos, len(d)-pos)
+				break
+			}
 			return r.fail(pos, "truncated chunk header: %d bytes left, need 8", len(d)-pos)
 		}
 		tag := r.u32(pos)
 		size := r.u32(pos + 4)
 		if uint64(size) > uint64(len(d)-pos-8) {
+			if sawVers && sawModl {
+				// A damaged chunk header: what was read before it is a model, as the game
+				// shows it; the rest cannot be placed.
+				r.warn("offset %d: chunk %s: size %d exceeds the %d bytes left in the file; the rest of the file (%d bytes) is ignored",
+					pos, r.tagName(pos), size, len(d)-pos-8, len(d)-pos)
+				break
+			}
 			return r.fail(pos+4, "chunk %s: size %d exceeds the %d bytes left in the file",
 				r.tagName(pos), size, len(d)-pos-8)
 		}
 		start, end := pos+8, pos+8+int(size)
 		if !sawVers && tag != tagVERS {
+			if !knownTag(tag) {
+				// A tool's own chunk before VERS (an INFO chunk naming the writer, say).
+				r.warn("offset %d: unknown chunk %s (%d bytes) before VERS skipped", pos, r.tagName(pos), size)
+				pos = end
+				continue
+			}
 			return r.fail(pos, "first chunk is %s, want \"VERS\"", r.tagName(pos))
 		}
 		var err error

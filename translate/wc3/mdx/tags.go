@@ -34,6 +34,16 @@ var (
 	tagCLID = tag4("CLID")
 )
 
+// knownTag reports whether tag is a top-level chunk this reader knows.
+func knownTag(tag uint32) bool {
+	switch tag {
+	case tagVERS, tagMODL, tagSEQS, tagGLBS, tagMTLS, tagTEXS, tagTXAN, tagGEOS, tagGEOA, tagBONE, tagLITE,
+		tagHELP, tagATCH, tagPIVT, tagPREM, tagPRE2, tagRIBB, tagCAMS, tagEVTS, tagCLID:
+		return true
+	}
+	return false
+}
+
 // Tags inside objects.
 var (
 	tagLAYS = tag4("LAYS")
