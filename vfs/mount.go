@@ -132,7 +132,7 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 	s.log.Info("mounted", "src", absSrc, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
 		"cache", opt.CacheBytes, "cache-dir", opt.CacheDir, "parallel", opt.MaxParallel,
 		"known", f.stats().Versions)
-	go s.watchSource(root)
+	go s.watchSource(root, sourceCheck)
 	go func() {
 		srv.Wait()
 		f.record(absSrc, absMnt)
@@ -197,8 +197,8 @@ var sourceCheck = 5 * time.Second
 // watchSource logs, once each time it happens, that SRC's path no longer leads to the directory
 // the mount serves (removed, or replaced by another): the mount goes on showing what remains
 // of the one it opened, which a user seeing an empty mount would not guess.
-func (s *Server) watchSource(root *os.Root) {
-	t := time.NewTicker(sourceCheck)
+func (s *Server) watchSource(root *os.Root, every time.Duration) {
+	t := time.NewTicker(every)
 	defer t.Stop()
 	gone := false
 	for {
