@@ -82,10 +82,19 @@ func DecodeHeader(name string, data []byte) (Header, error) {
 			return h, texerr.Errorf(FormatName, name, 4, "unknown BLP1 compression %d", c)
 		}
 		a := u32(8)
-		if a != 0 && a != 1 && a != 4 && a != 8 {
+		switch {
+		case h.Encoding == JPEG:
+			// A JPEG's alpha is its fourth channel: the depth only says whether it is used,
+			// and files the game shows carry 5, 6, 7, 9, 10 there.
+			h.AlphaBits = 0
+			if a != 0 {
+				h.AlphaBits = 8
+			}
+		case a != 0 && a != 1 && a != 4 && a != 8:
 			return h, texerr.Errorf(FormatName, name, 8, "alpha depth %d (want 0, 1, 4 or 8)", a)
+		default:
+			h.AlphaBits = int(a)
 		}
-		h.AlphaBits = int(a)
 		w, hgt = u32(12), u32(16)
 		mipBase = 28
 		h.dataStart = blp1HeaderLen

@@ -391,3 +391,35 @@ func TestDecodeConfig(t *testing.T) {
 		}
 	}
 }
+
+// JPEG BLP1 files the game shows: alpha depths other than 0, 1, 4 and 8 (the alpha is the
+// JPEG's fourth channel; the depth says only whether it is used), and an empty shared JPEG
+// header with each level a whole JPEG.
+func TestJPEGBLP1AsTheGameShows(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:], []byte{250, 229, 107, 128})
+	}
+	for _, depth := range []uint32{5, 6, 7, 9, 10} {
+		f := texfix.BLPJPEG(1, img, 8)
+		binary.LittleEndian.PutUint32(f[8:], depth)
+		got, err := blp.Decode("odd.blp", f)
+		if err != nil {
+			t.Errorf("alpha depth %d: %v", depth, err)
+			continue
+		}
+		if c := got.(*image.NRGBA).NRGBAAt(3, 4); c != (color.NRGBA{250, 229, 107, 128}) {
+			t.Errorf("alpha depth %d: %v, want the alpha kept", depth, c)
+		}
+	}
+	hdr, scan := texfix.JPEG4(img)
+	whole := append(append([]byte{}, hdr...), scan...)
+	f := texfix.BLP1{Compression: 0, AlphaBits: 8, Width: 8, Height: 8, JPEGHeader: nil, Levels: [][]byte{whole}}.Bytes()
+	got, err := blp.Decode("noheader.blp", f)
+	if err != nil {
+		t.Fatalf("empty shared header: %v", err)
+	}
+	if c := got.(*image.NRGBA).NRGBAAt(3, 4); c != (color.NRGBA{250, 229, 107, 128}) {
+		t.Errorf("empty shared header: %v", c)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"io"
+	"slices"
 
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 )
@@ -40,8 +41,13 @@ func checkJPEG(name string, data []byte, h Header) (jpegStream, error) {
 	if err != nil {
 		return jpegStream{}, err
 	}
-	if len(hdr) < 2 || hdr[0] != 0xFF || hdr[1] != 0xD8 {
-		return jpegStream{}, texerr.Errorf(FormatName, name, int64(hs+4), "JPEG header does not start with SOI")
+	// An empty shared header (some tools write one) leaves each level a whole JPEG of its own.
+	start := hdr
+	if len(start) == 0 {
+		start = mip
+	}
+	if len(start) < 2 || start[0] != 0xFF || start[1] != 0xD8 {
+		return jpegStream{}, texerr.Errorf(FormatName, name, int64(hs+4), "JPEG data does not start with SOI")
 	}
 	cfg, err := jpeg.DecodeConfig(io.MultiReader(bytes.NewReader(hdr), bytes.NewReader(mip)))
 	if err != nil {
@@ -71,15 +77,11 @@ func checkJPEG(name string, data []byte, h Header) (jpegStream, error) {
 // four components, B, G, R, A, with no APP14 marker.
 func decodeJPEG(name string, h Header, j jpegStream) (image.Image, error) {
 	stream := make([]byte, 0, len(adobeAPP14)+len(j.hdr)+len(j.mip))
+	stream = append(append(stream, j.hdr...), j.mip...) // starts with SOI (checkJPEG)
 	if j.ncomp == 4 {
 		// Insert the APP14 segment right after SOI.
-		stream = append(stream, j.hdr[:2]...)
-		stream = append(stream, adobeAPP14...)
-		stream = append(stream, j.hdr[2:]...)
-	} else {
-		stream = append(stream, j.hdr...)
+		stream = slices.Insert(stream, 2, adobeAPP14...)
 	}
-	stream = append(stream, j.mip...)
 	img, err := jpeg.Decode(bytes.NewReader(stream))
 	if err != nil {
 		return nil, texerr.Wrap(FormatName, name, int64(h.mipOffset), err, "JPEG")
