@@ -89,6 +89,7 @@ func TestBlenderImport(t *testing.T) {
 	// decoder; they are mounted like any game tree.
 	dirs := []string{
 		mount(t, filepath.Join(repo, "testdata", "sample")),
+		mount(t, filepath.Join(repo, "testdata", "defects")), // defects real files carry
 		mount(t, filepath.Join(repo, "translate", "elem", "testdata")),
 		mount(t, corpus.Dir(t)),
 	}

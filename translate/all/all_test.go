@@ -28,6 +28,11 @@ func sampleModels(t *testing.T) []model {
 	return modelsUnder(t, root)
 }
 
+// defectModels are the models of testdata/defects, each with a defect real files carry.
+func defectModels(t *testing.T) []model {
+	return modelsUnder(t, filepath.Join(corpus.RepoRoot(t), "testdata", "defects"))
+}
+
 func corpusModels(t *testing.T) []model {
 	return modelsUnder(t, filepath.Join(corpus.Dir(t), "wc3"))
 }
@@ -72,7 +77,7 @@ func load(t *testing.T, m model) translate.Source {
 // files refer to (textures converted to NAME.EXT.png) — so that the validator checks the image
 // references too.
 func TestTranslateEverything(t *testing.T) {
-	models := append(sampleModels(t), corpusModels(t)...)
+	models := append(append(sampleModels(t), defectModels(t)...), corpusModels(t)...)
 	var gltfs []string
 	trees := map[string]string{} // source root → its mirror
 	for _, m := range models {
@@ -119,6 +124,35 @@ func TestTranslateEverything(t *testing.T) {
 		}
 	}
 	gltfvalidate.Check(t, gltfs...)
+}
+
+// TestDefectsCostTheirPart: every model of testdata/defects translates; those whose defect is
+// in the model itself say so in a warning.
+func TestDefectsCostTheirPart(t *testing.T) {
+	for _, m := range defectModels(t) {
+		s, _, err := translate.Decode(load(t, m))
+		if err != nil {
+			t.Errorf("%s: %v", m.name, err)
+			continue
+		}
+		texture := strings.Contains(m.name, "JPEG") || strings.Contains(m.name, "Alpha")
+		if !texture && len(s.Warnings) == 0 {
+			t.Errorf("%s: no warning names its defect", m.name)
+		}
+		if texture {
+			src := load(t, m)
+			if len(s.Textures) == 0 || s.Textures[0].Resolved == "" {
+				t.Fatalf("%s: no texture found: %q", m.name, s.Warnings)
+			}
+			data, err := src.Open(s.Textures[0].Resolved)
+			if err == nil {
+				_, err = translate.ConvertTexture(s.Textures[0].Resolved, data)
+			}
+			if err != nil {
+				t.Errorf("%s: its texture: %v", m.name, err)
+			}
+		}
+	}
 }
 
 // writeImage puts into the mirror tree out the image a .gltf refers to for the texture file

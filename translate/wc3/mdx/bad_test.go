@@ -140,16 +140,22 @@ func TestBadInputTable(t *testing.T) {
 		"MODL size max":        big(20, 0xFFFFFFFF),
 		"MODL size small":      big(20, 371),
 	}
-	// After VERS and MODL, a chunk header whose size cannot be right ends the read, keeping what
+	// After the geometry, a chunk header whose size cannot be right ends the read, keeping what
 	// was read, with a warning: the game shows such files.
 	degrade := map[string][]byte{
 		"unknown chunk huge": append(bytes.Clone(good), "ABCD\xff\xff\xff\xff"...),
 		"trailing 3 bytes":   append(bytes.Clone(good), 1, 2, 3),
 	}
+	geosEnd := 0
+	for _, c := range chunks(good) {
+		if c.tag == "GEOS" {
+			geosEnd = c.end
+		}
+	}
 	for _, c := range chunks(good) {
 		// Chunk sizes past the end, huge, and one byte smaller than the contents.
 		into := cases
-		if c.tag != "VERS" && c.tag != "MODL" {
+		if c.start >= geosEnd {
 			into = degrade
 		}
 		into[c.tag+" size 2^31"] = big(c.start+4, 1<<31)
@@ -224,9 +230,10 @@ func TestChunkBeforeVERS(t *testing.T) {
 	}
 }
 
-// TestTruncation cuts the fixture at every byte. Cuts inside a chunk must fail; a cut exactly
-// at a top-level chunk boundary after MODL leaves a well-formed smaller model, which must
-// read and re-encode to exactly the prefix.
+// TestTruncation cuts the fixture at every byte. Cuts before the end of the geometry must fail
+// (except exactly at a top-level chunk boundary after MODL, which leaves a well-formed smaller
+// model that must read and re-encode to exactly the prefix); cuts inside a later chunk keep
+// what came before it, with a warning.
 func TestTruncation(t *testing.T) {
 	good := sample(t)
 	boundary := map[int]bool{}
@@ -234,9 +241,15 @@ func TestTruncation(t *testing.T) {
 		boundary[c.end] = true
 	}
 	modlEnd := chunks(good)[1].end
+	geosEnd := 0
+	for _, c := range chunks(good) {
+		if c.tag == "GEOS" {
+			geosEnd = c.end
+		}
+	}
 	for n := 0; n < len(good); n++ {
 		prefix := good[:n:n]
-		if n < modlEnd {
+		if n < modlEnd || !boundary[n] && n < geosEnd {
 			mustFail(t, fmt.Sprintf("cut at %d", n), prefix)
 			continue
 		}

@@ -128,11 +128,11 @@ func (r *reader) file() error {
 	if len(d) < 4 || r.u32(0) != tagMDLX {
 		return r.fail(0, "not an MDX file: starts with %q, want \"MDLX\"", d[:min(4, len(d))])
 	}
-	sawVers, sawModl := false, false
+	sawVers, sawModl, sawGeos := false, false, false
 	pos := 4
 	for pos < len(d) {
 		if len(d)-pos < 8 {
-			if sawVers && sawModl {
+			if sawGeos {
 				r.warn("offset %d: %d bytes after the last chunk, too few for a chunk header, ignored", pos, len(d)-pos)
 				break
 			}
@@ -141,9 +141,9 @@ func (r *reader) file() error {
 		tag := r.u32(pos)
 		size := r.u32(pos + 4)
 		if uint64(size) > uint64(len(d)-pos-8) {
-			if sawVers && sawModl {
-				// A damaged chunk header: what was read before it is a model, as the game
-				// shows it; the rest cannot be placed.
+			if sawGeos {
+				// A damaged chunk header after the geometry: what was read before it is a
+				// model, as the game shows it; the rest cannot be placed.
 				r.warn("offset %d: chunk %s: size %d exceeds the %d bytes left in the file; the rest of the file (%d bytes) is ignored",
 					pos, r.tagName(pos), size, len(d)-pos-8, len(d)-pos)
 				break
@@ -190,6 +190,7 @@ func (r *reader) file() error {
 		case tagGEOS:
 			r.m.Geosets = slices.Grow(r.m.Geosets, r.count(start, end, minGeoset))
 			err = r.each(start, end, r.geoset)
+			sawGeos = err == nil
 		case tagGEOA:
 			err = r.each(start, end, r.geosetAnim)
 		case tagBONE:
