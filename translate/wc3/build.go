@@ -218,7 +218,9 @@ func (b *builder) nodes() error {
 		p, steps := parents[i], 0
 		for p >= 0 {
 			if steps++; steps > len(objs) || p == i {
-				return b.fail("%s %q (ObjectId %d) is its own ancestor", objs[i].block, objs[i].node.Name, objs[i].node.ObjectID)
+				b.warn("%s %q (ObjectId %d) is its own ancestor: taken as a root", objs[i].block, objs[i].node.Name, objs[i].node.ObjectID)
+				parents[i] = -1
+				break
 			}
 			p = parents[p]
 		}
@@ -330,14 +332,26 @@ func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(floa
 
 // meshes turns every geoset with triangles into a mesh.
 func (b *builder) meshes() error {
+	var dropped error
 	for gi := range b.m.Geosets {
 		mesh, err := b.mesh(gi)
+		var fe *translate.FormatError
+		if errors.As(err, &fe) && !errors.Is(err, translate.ErrTooLarge) {
+			// A geoset whose faces or skin do not hold together costs itself: the game draws
+			// the others.
+			b.warn("%s; the geoset is left out", fe.Msg)
+			dropped = cmp.Or(dropped, err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		if mesh != nil {
 			b.s.Meshes = append(b.s.Meshes, *mesh)
 		}
+	}
+	if len(b.s.Meshes) == 0 && dropped != nil {
+		return dropped // nothing left to show
 	}
 	return nil
 }
@@ -567,7 +581,8 @@ func (b *builder) animations() error {
 	keyCap, keys := maxKeysBase+4*channels, 0
 	for si, sq := range b.m.Sequences {
 		if sq.Interval[1] < sq.Interval[0] {
-			return b.fail("sequence %d %q ends (%d) before it starts (%d)", si, sq.Name, sq.Interval[1], sq.Interval[0])
+			b.warn("sequence %d %q ends (%d) before it starts (%d); left out", si, sq.Name, sq.Interval[1], sq.Interval[0])
+			continue
 		}
 		w := anim.Window{Start: int64(sq.Interval[0]), End: int64(sq.Interval[1])}
 		a := scene.Animation{

@@ -451,6 +451,15 @@ func TestTrackDefectsCostTheTrack(t *testing.T) {
 		edit          func(*Model)
 	}{
 		{"bad parent", "which is no object: taken as a root", func(m *Model) { m.Bones[1].ParentID = 17 }},
+		{"self parent", "is its own ancestor: taken as a root", func(m *Model) { m.Bones[1].ParentID = 1 }},
+		{"cycle", "is its own ancestor: taken as a root", func(m *Model) { m.Bones[0].ParentID = 4 }},
+		{"sequence reversed", "before it starts (2000); left out", func(m *Model) { m.Sequences[1].Interval = [2]uint32{2000, 1000} }},
+		{"one geoset of two broken", "the geoset is left out", func(m *Model) {
+			g := m.Geosets[0]
+			g.Faces = slices.Clone(g.Faces)
+			g.Faces[4] = 6000
+			m.Geosets = append(m.Geosets, g)
+		}},
 		{"object id none", "has ObjectId -1 (none)", func(m *Model) { m.Helpers = append(m.Helpers, Node{Name: "Loose", ObjectID: -1, ParentID: -1}) }},
 		{"global sequence", "track dropped: global sequence 3", func(m *Model) { m.Bones[0].Translation = rawTrack(Linear, scene.PathTranslation, 3) }},
 		{"unsorted", "keys out of frame order", func(m *Model) {
@@ -489,8 +498,6 @@ func TestBadModels(t *testing.T) {
 		name string
 		edit func(*Model)
 	}{
-		{"self parent", func(m *Model) { m.Bones[1].ParentID = 1 }},
-		{"cycle", func(m *Model) { m.Bones[0].ParentID = 4 }},
 		{"duplicate object ids", func(m *Model) { m.Helpers[0].ObjectID = 1 }},
 		{"negative object id", func(m *Model) { m.Helpers[0].ObjectID = -2 }},
 		{"index past vertex count", func(m *Model) { m.Geosets[0].Faces[4] = 6 }},
@@ -500,7 +507,6 @@ func TestBadModels(t *testing.T) {
 		{"vertex group past groups", func(m *Model) { m.Geosets[0].VertexGroups[2] = 3 }},
 		{"vertex groups short", func(m *Model) { m.Geosets[0].VertexGroups = m.Geosets[0].VertexGroups[:4] }},
 		{"empty group", func(m *Model) { m.Geosets[0].GroupSizes = []uint32{1, 0, 8} }},
-		{"sequence reversed", func(m *Model) { m.Sequences[1].Interval = [2]uint32{2000, 1000} }},
 		{"face groups mismatch", func(m *Model) { m.Geosets[0].FaceTypes = []uint32{4, 4} }},
 	}
 	for _, tc := range tests {
