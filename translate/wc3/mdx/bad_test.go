@@ -125,7 +125,23 @@ func sample(t testing.TB) []byte {
 func TestBadInputTable(t *testing.T) {
 	good := sample(t)
 	big := func(off int, v uint32) []byte { c := bytes.Clone(good); put32(c, off, v); return c }
-	cases := map[string][]byte{
+	geosEnd := 0
+	for _, c := range chunks(good) {
+		if c.tag == "GEOS" {
+			geosEnd = c.end
+		}
+	}
+	var cases, degrade map[string][]byte
+	// bad is a case of the value v at off: refused before the end of the geometry, and after
+	// it costing what it damages, the rest of the model kept with a warning.
+	bad := func(name string, off int, v uint32) {
+		if off >= geosEnd {
+			degrade[name] = big(off, v)
+		} else {
+			cases[name] = big(off, v)
+		}
+	}
+	cases = map[string][]byte{
 		"empty":                {},
 		"short magic":          []byte("MDL"),
 		"wrong magic":          []byte("MDLYVERS\x04\x00\x00\x00\x20\x03\x00\x00"),
@@ -142,15 +158,9 @@ func TestBadInputTable(t *testing.T) {
 	}
 	// After the geometry, a chunk header whose size cannot be right ends the read, keeping what
 	// was read, with a warning: the game shows such files.
-	degrade := map[string][]byte{
+	degrade = map[string][]byte{
 		"unknown chunk huge": append(bytes.Clone(good), "ABCD\xff\xff\xff\xff"...),
 		"trailing 3 bytes":   append(bytes.Clone(good), 1, 2, 3),
-	}
-	geosEnd := 0
-	for _, c := range chunks(good) {
-		if c.tag == "GEOS" {
-			geosEnd = c.end
-		}
 	}
 	for _, c := range chunks(good) {
 		// Chunk sizes past the end, huge, and one byte smaller than the contents.
@@ -162,7 +172,7 @@ func TestBadInputTable(t *testing.T) {
 		into[c.tag+" size max"] = big(c.start+4, 0xFFFFFFFF)
 		into[c.tag+" size past end"] = big(c.start+4, uint32(len(good)-c.start-7))
 		if c.tag != "VERS" && c.tag != "MODL" {
-			cases[c.tag+" size minus one"] = big(c.start+4, uint32(c.end-c.start-9))
+			bad(c.tag+" size minus one", c.start+4, uint32(c.end-c.start-9))
 		}
 	}
 	// Every counted array, track key count and object size inside the fixture.
@@ -174,30 +184,30 @@ func TestBadInputTable(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("fixture lacks %s", tag)
 		}
-		cases[tag+" count 2^31"] = big(i+4, 1<<31)
-		cases[tag+" count max"] = big(i+4, 0xFFFFFFFF)
-		cases[tag+" count 2^28"] = big(i+4, 1<<28)
+		bad(tag+" count 2^31", i+4, 1<<31)
+		bad(tag+" count max", i+4, 0xFFFFFFFF)
+		bad(tag+" count 2^28", i+4, 1<<28)
 	}
 	for _, c := range chunks(good) {
 		switch c.tag {
 		case "VERS", "MODL", "SEQS", "GLBS", "TEXS", "PIVT":
 			continue
 		}
-		cases[c.tag+" object size 2^31"] = big(c.start+8, 1<<31)
-		cases[c.tag+" object size max"] = big(c.start+8, 0xFFFFFFFF)
-		cases[c.tag+" object size 3"] = big(c.start+8, 3)
-		cases[c.tag+" object size 0"] = big(c.start+8, 0)
+		bad(c.tag+" object size 2^31", c.start+8, 1<<31)
+		bad(c.tag+" object size max", c.start+8, 0xFFFFFFFF)
+		bad(c.tag+" object size 3", c.start+8, 3)
+		bad(c.tag+" object size 0", c.start+8, 0)
 	}
 	// A track with an unknown interpolation, a collision shape of unknown type, a material
 	// without LAYS, a geoset with a misplaced tag.
 	i := bytes.Index(good, []byte("KGTR"))
-	cases["interpolation 7"] = big(i+8, 7)
+	bad("interpolation 7", i+8, 7)
 	clid := bytes.Index(good, []byte("CLID")) + 8
 	nodeSize := int(binary.LittleEndian.Uint32(good[clid:]))
-	cases["collision type 4"] = big(clid+nodeSize, 4)
-	cases["no LAYS"] = big(bytes.Index(good, []byte("LAYS")), 0x4c4c4c4c)
-	cases["no NRMS"] = big(bytes.Index(good, []byte("NRMS")), 0x4c4c4c4c)
-	cases["no UVBS"] = big(bytes.Index(good, []byte("UVBS")), 0x4c4c4c4c)
+	bad("collision type 4", clid+nodeSize, 4)
+	bad("no LAYS", bytes.Index(good, []byte("LAYS")), 0x4c4c4c4c)
+	bad("no NRMS", bytes.Index(good, []byte("NRMS")), 0x4c4c4c4c)
+	bad("no UVBS", bytes.Index(good, []byte("UVBS")), 0x4c4c4c4c)
 
 	for name, data := range cases {
 		mustFail(t, name, data)

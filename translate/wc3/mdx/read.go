@@ -3,6 +3,7 @@ package mdx
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -217,6 +218,13 @@ func (r *reader) file() error {
 			if r.more() {
 				r.warn("offset %d: unknown chunk %s (%d bytes) skipped", pos, r.tagName(pos), size)
 			}
+		}
+		var fe *translate.FormatError
+		if err != nil && sawGeos && tag != tagGEOS && errors.As(err, &fe) {
+			// A damaged object after the geometry costs its chunk's objects from it on: those
+			// read before it stay, the game shows the rest of the model.
+			r.warn("offset %d: %s; the rest of chunk %s is ignored", fe.Offset, fe.Msg, r.tagName(pos))
+			err = nil
 		}
 		if err != nil {
 			return err
