@@ -148,8 +148,9 @@ func TestKilledDaemonLeavesASoundCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Unmount() })
-	if n := checkMounted(t, src, mnt); n != 41*4*5 {
-		t.Errorf("checked %d documents; want %d", n, 41*4*5)
+	models, _ := filepath.Glob(filepath.Join(src, "Units", "*.md[lx]"))
+	if n := checkMounted(t, src, mnt); n != len(models)*5 {
+		t.Errorf("checked %d documents; want %d", n, len(models)*5)
 	}
 	st := m.Stats()
 	if st.Reused == 0 || st.Disk.Corrupt != 0 {
@@ -162,15 +163,15 @@ func TestKilledDaemonLeavesASoundCache(t *testing.T) {
 func TestCacheCommands(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
 	code, out, errs := runCLI(t, "cache", "warm", "--cache-dir", dir, "--progress", "none", sample)
-	if code != exitOK || !strings.Contains(out, "7 models and textures") || !strings.Contains(out, "0 failed") {
+	if code != exitOK || !strings.Contains(out, "8 models and textures") || !strings.Contains(out, "0 failed") {
 		t.Fatalf("warm: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = runCLI(t, "cache", "warm", "--cache-dir", dir, "--progress", "none", sample)
-	if code != exitOK || !strings.Contains(out, "0 translated, 7 already in the cache") {
+	if code != exitOK || !strings.Contains(out, "0 translated, 8 already in the cache") {
 		t.Errorf("a second warm: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "cache", "stats", "--cache-dir", dir)
-	if code != exitOK || !strings.Contains(out, "7 entries") {
+	if code != exitOK || !strings.Contains(out, "8 entries") {
 		t.Errorf("stats: exit %d\n%s", code, out)
 	}
 
@@ -190,13 +191,13 @@ func TestCacheCommands(t *testing.T) {
 			t.Errorf("after warm, the mount translated %d times; want 0", translations)
 		}
 		code, out, _ = runCLI(t, "cache", "stats", "--cache-dir", dir)
-		if !strings.Contains(out, "last mount of "+abs) || !strings.Contains(out, "7 models and textures taken from the cache, 0 translated") {
+		if !strings.Contains(out, "last mount of "+abs) || !strings.Contains(out, "8 models and textures taken from the cache, 0 translated") {
 			t.Errorf("stats after a mount: exit %d\n%s", code, out)
 		}
 	}
 
 	code, out, _ = runCLI(t, "cache", "clear", "--cache-dir", dir)
-	if code != exitOK || !strings.Contains(out, "removed 7 entries") {
+	if code != exitOK || !strings.Contains(out, "removed 8 entries") {
 		t.Errorf("clear: exit %d\n%s", code, out)
 	}
 	if _, out, _ = runCLI(t, "cache", "stats", "--cache-dir", dir); !strings.Contains(out, "0 entries") {
@@ -233,7 +234,7 @@ func TestWarmProgressBar(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "translating") || !strings.Contains(string(out), "%") || !strings.Contains(string(out), "87 models and textures") {
+	if !strings.Contains(string(out), "translating") || !strings.Contains(string(out), "%") || !strings.Contains(string(out), "88 models and textures") {
 		t.Errorf("no progress bar on a terminal:\n%q", out)
 	}
 	// Not on a terminal: no bar, the summary only.

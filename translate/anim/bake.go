@@ -11,7 +11,7 @@ const minBakeSpan = 1.0
 // maxSplit is the most pieces one interval is split into at once.
 const maxSplit = 8
 
-// lightShare is the share of BakeTolerance up to which an interval may be checked at its
+// lightShare is the share of the tolerance up to which an interval may be checked at its
 // middle alone (see refine).
 const lightShare = 0.2
 
@@ -82,7 +82,7 @@ type baker struct {
 
 // bake bakes a squad segment over [a, b]: it passes the curve's value at a to start (which
 // adds the key there), appends to kl the interior samples, splitting each interval until the
-// slerp between its ends is within BakeTolerance of the curve, and returns the value at b.
+// slerp between its ends is within the tolerance of the curve, and returns the value at b.
 func (s *seg) bake(start func(val), kl *keyList, budget *int, capped *bool) val {
 	bk := baker{s: s, ad: newQarc(s.p[0], s.p[3]), bc: newQarc(s.p[1], s.p[2]), kl: kl, budget: budget, capped: capped}
 	a, b := bk.point(s.a), bk.point(s.b)
@@ -155,7 +155,7 @@ func (ch *chord) at(s float64) quat {
 // D(¾) − D(¼) = B/64 and D(¼) + D(¾) − 1.5·D(½) = C/512. A piece of relative length r ≤ ½ of
 // this interval sees B′ ≤ (|B| + |C|)·r³ and C′ = |C|·r⁴, so its largest |D| exceeds its middle's
 // by at most r³·(0.52·|D(¾) − D(¼)| + 5.5·|D(¼) + D(¾) − 1.5·D(½)|). rough is that bound per
-// ms³, passed down to the pieces. An interval whose bound is below lightShare·BakeTolerance is
+// ms³, passed down to the pieces. An interval whose bound is below lightShare·tolerance is
 // checked at its middle alone, and passes when the middle's deviation plus the bound is within
 // the tolerance; a middle within the tolerance but not by the bound calls for the full check,
 // as does a bound above the share (at first rough is +Inf). So every interval is either
@@ -175,20 +175,20 @@ func (bk *baker) refine(p0, p1 pt, mid *pt, parentErr, rough float64, depth int)
 	}
 	d1, e := deviation(ch.at((c[1].x-p0.x)/span), c[1].q)
 	hidden := rough * span * span * span
-	full := !(hidden <= lightShare*BakeTolerance)
-	if !full && e+hidden <= BakeTolerance {
+	full := !(hidden <= lightShare*bk.s.tolerance())
+	if !full && e+hidden <= bk.s.tolerance() {
 		return
 	}
 	// A light check that cannot decide (the middle within the tolerance, but not by the bound)
 	// becomes a full one.
-	full = full || e <= BakeTolerance
+	full = full || e <= bk.s.tolerance()
 	if full {
 		c[0] = bk.point(snap(p0.x + span/4))
 		c[2] = bk.point(snap(p0.x + span*3/4))
 		d0, e0 := deviation(ch.at((c[0].x-p0.x)/span), c[0].q)
 		d2, e2 := deviation(ch.at((c[2].x-p0.x)/span), c[2].q)
 		e = max(e, e0, e2)
-		if e <= BakeTolerance {
+		if e <= bk.s.tolerance() {
 			return
 		}
 		asym, sym := 0.0, 0.0
@@ -200,7 +200,7 @@ func (bk *baker) refine(p0, p1 pt, mid *pt, parentErr, rough float64, depth int)
 	}
 	// Smooth curves deviate from the chord by about span²: n pieces bring e down by n².
 	n := maxSplit
-	if r := e / (0.9 * BakeTolerance); r < maxSplit*maxSplit {
+	if r := e / (0.9 * bk.s.tolerance()); r < maxSplit*maxSplit {
 		n = max(2, int(math.Ceil(math.Sqrt(r))))
 	}
 	jump := span < minBakeSpan && e > parentErr/2
@@ -251,7 +251,7 @@ func deviation(g, q quat) (quat, float64) {
 }
 
 // bakeCubic appends to kl the samples strictly inside (s.a, s.b) that keep the straight line
-// between consecutive samples within BakeTolerance of the cubic segment s (each component).
+// between consecutive samples within the tolerance of the cubic segment s (each component).
 //
 // Over an interval of length h, linear interpolation strays from a curve by at most h²·M/8,
 // where M is the largest |f″| there; a cubic's f″ is linear, so over [u, u+h] M is the larger of
@@ -274,7 +274,7 @@ func (s *seg) bakeCubic(kl *keyList, budget *int, capped *bool) {
 		if !(m > 0) {
 			return math.Inf(1) // straight here (a NaN value fails validation later)
 		}
-		return math.Sqrt(8 * BakeTolerance / m)
+		return math.Sqrt(8 * s.tolerance() / m)
 	}
 	u, end := s.param(s.a), s.param(s.b)
 	last := s.a

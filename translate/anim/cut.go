@@ -71,6 +71,15 @@ type seg struct {
 	t0, t1 float64
 	a, b   float64
 	p      [4]val
+	tol    float64 // the track's bake tolerance; 0 for BakeTolerance
+}
+
+// tolerance is how far the samples baked of s may stray from its curve.
+func (s *seg) tolerance() float64 {
+	if s.tol > 0 {
+		return s.tol
+	}
+	return BakeTolerance
 }
 
 func (s *seg) param(t float64) float64 { return (t - s.t0) / (s.t1 - s.t0) }
@@ -114,7 +123,7 @@ func (tr *Track) windowSegs(sw Window, off, dur float64, out []seg) []seg {
 		if t1 <= t0 {
 			continue // repeated frame: the later key wins
 		}
-		s := seg{t0: t0, t1: t1}
+		s := seg{t0: t0, t1: t1, tol: tr.Tolerance}
 		a, d := tr.value(i), tr.value(j)
 		switch {
 		case tr.Interp == DontInterp:

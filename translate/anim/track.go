@@ -65,6 +65,11 @@ type Track struct {
 	// instead of following the clip's window.
 	Global bool
 	Period int64
+	// Tolerance is how far the samples baked of a Hermite or Bezier curve may stray from it
+	// (largest component); 0 for BakeTolerance. Decoders set it in proportion to the model's
+	// size for translations: an absolute bound tight for a small model is far tighter than
+	// anyone can see for a large one, and costs samples.
+	Tolerance float64
 }
 
 // MaxWidth is the widest value a track may have (a quaternion).

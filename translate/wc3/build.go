@@ -640,8 +640,14 @@ func (b *builder) animations() error {
 	return nil
 }
 
+// translationShare is the bake tolerance of translation tracks, in parts of the model's size
+// (the diagonal of its vertices' bounding box): a hundredth of the 0.1 % the Blender playback
+// check allows, and never tighter than anim.BakeTolerance.
+const translationShare = 1e-5
+
 // prepareTracks converts every node transform track into scene terms, once.
 func (b *builder) prepareTracks() error {
+	tol := max(anim.BakeTolerance, modelSize(b.s.Meshes)*translationShare)
 	for ni, o := range b.objs {
 		var parentPivot [3]float32
 		if p := b.s.Nodes[ni].Parent; p >= 0 {
@@ -661,10 +667,36 @@ func (b *builder) prepareTracks() error {
 				b.warn("%s %q (ObjectId %d) %s track dropped: %v", o.block, o.node.Name, o.node.ObjectID, x.path, err)
 				continue
 			}
+			if x.path == scene.PathTranslation {
+				tr.Tolerance = tol
+			}
 			b.tracks = append(b.tracks, nodeTrack{node: ni, path: x.path, tr: tr, gseq: x.t.GlobalSeq})
 		}
 	}
 	return nil
+}
+
+// modelSize returns the diagonal of the bounding box of the meshes' vertices (0 without any).
+func modelSize(meshes []scene.Mesh) float64 {
+	lo, hi := [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}, [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
+	n := 0
+	for i := range meshes {
+		for _, p := range meshes[i].Positions {
+			for k := range 3 {
+				lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	var d2 float64
+	for k := range 3 {
+		d := float64(hi[k]) - float64(lo[k])
+		d2 += d * d
+	}
+	return math.Sqrt(d2)
 }
 
 // convertTrack turns a raw node track into an anim.Track in glTF axes: a translation key t

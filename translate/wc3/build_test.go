@@ -202,7 +202,11 @@ func TestAnimationFidelity(t *testing.T) {
 							best = min(best, diff(got, refValue(t, m, rt, path, off, w, ms), path == scene.PathRotation))
 						}
 						worst = max(worst, best)
-						if best > 1e-4 {
+						limit := 1e-4
+						if path == scene.PathTranslation {
+							limit = max(limit, 2*modelSize(s.Meshes)*translationShare)
+						}
+						if best > limit {
 							t.Errorf("%s/%s at %v s: error %g", where, a.Name, ts, best)
 							break
 						}
