@@ -20,6 +20,9 @@ type ImageCodec struct {
 	Decode       func(name string, data []byte) (image.Image, error)
 	DecodeConfig func(name string, data []byte) (image.Config, error)
 	EncodePNG    func(img image.Image) ([]byte, error)
+	// Notes, if set, lists what a texture departs from its format in where the decoder goes
+	// on (a header field the game ignores, say); each becomes a warning of the models using it.
+	Notes func(name string, data []byte) []string
 }
 
 var (
@@ -118,6 +121,8 @@ type imageFile struct {
 	png     []byte
 	mime    string
 	madeErr error
+	noted   bool // notes holds the codec's notes
+	notes   []string
 }
 
 // imageFiles memoises imageFile by resolved name; nil means nothing is remembered.
@@ -138,10 +143,33 @@ func loadImages(src Source, s *scene.Scene, embed bool, memo imageFiles) {
 			s.Warnings = append(s.Warnings, fmt.Sprintf("texture %q: no image: %v", t.Resolved, err))
 			continue
 		}
+		for _, n := range memo.notes(src, t.Resolved) {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("texture %q: %s", t.Resolved, n))
+		}
 		if embed {
 			t.Image, t.MIME = img, mime
 		}
 	}
+}
+
+// notes returns the codec's notes on the image file name, which load has read.
+func (memo imageFiles) notes(src Source, name string) []string {
+	c := codec()
+	if c == nil || c.Notes == nil || imageMIME(name) != "" {
+		return nil
+	}
+	f := memo[name]
+	if f == nil {
+		data, err := src.Open(name)
+		if err != nil {
+			return nil
+		}
+		return c.Notes(name, data)
+	}
+	if !f.noted {
+		f.noted, f.notes = true, c.Notes(name, f.data)
+	}
+	return f.notes
 }
 
 // load returns the image file name as an output needs it (see LoadImages).

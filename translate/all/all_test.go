@@ -126,8 +126,8 @@ func TestTranslateEverything(t *testing.T) {
 	gltfvalidate.Check(t, gltfs...)
 }
 
-// TestDefectsCostTheirPart: every model of testdata/defects translates; those whose defect is
-// in the model itself say so in a warning.
+// TestDefectsCostTheirPart: every model of testdata/defects translates and names its defect in
+// a warning, a texture's defect included.
 func TestDefectsCostTheirPart(t *testing.T) {
 	for _, m := range defectModels(t) {
 		s, _, err := translate.Decode(load(t, m))
@@ -150,6 +150,11 @@ func TestDefectsCostTheirPart(t *testing.T) {
 			}
 			if err != nil {
 				t.Errorf("%s: its texture: %v", m.name, err)
+			}
+			// The .json names what the texture departs from its format in.
+			doc, err := translate.Translate(src, translate.JSON, translate.EncodeOptions{})
+			if err != nil || !bytes.Contains(doc, []byte("JPEG")) || !bytes.Contains(doc, []byte(s.Textures[0].Resolved+`\": offset`)) {
+				t.Errorf("%s.json names no texture note (%v):\n%s", m.name, err, doc)
 			}
 		}
 	}

@@ -98,6 +98,15 @@ func DecodeConfig(name string, data []byte) (cfg image.Config, err error) {
 	return image.Config{}, texerr.Wrap(FormatName, name, 0, translate.ErrUnknownFormat, "not a BLP or TGA texture")
 }
 
+// Notes returns what the texture data named name departs from its format in, where the
+// decoder goes on as the game does (see blp.Notes); nil for none.
+func Notes(name string, data []byte) []string {
+	if Format(name, data) == blp.FormatName {
+		return blp.Notes(name, data)
+	}
+	return nil
+}
+
 // pngEncoder is shared: png.Encoder is safe for concurrent use when BufferPool is nil.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 

@@ -59,6 +59,25 @@ type Header struct {
 	dataStart          int    // end of the fixed header (where the palette or JPEG header is)
 }
 
+// Notes returns what the BLP file data departs from the format in, where the reader goes on as
+// the game does: an alpha depth in a JPEG BLP1 that is not 0, 1, 4 or 8 (read as whether the
+// JPEG's alpha is used), an empty shared JPEG header (each level a whole JPEG). Each note names
+// the offset. A file DecodeHeader refuses has none.
+func Notes(name string, data []byte) []string {
+	h, err := DecodeHeader(name, data)
+	if err != nil || h.Version != 1 || h.Encoding != JPEG {
+		return nil
+	}
+	var notes []string
+	if a := binary.LittleEndian.Uint32(data[8:]); a != 0 && a != 1 && a != 4 && a != 8 {
+		notes = append(notes, fmt.Sprintf("offset 8: alpha depth %d of a JPEG BLP1 read as %d (the JPEG's alpha channel is used)", a, h.AlphaBits))
+	}
+	if hs := h.dataStart; hs+4 <= len(data) && binary.LittleEndian.Uint32(data[hs:]) == 0 {
+		notes = append(notes, fmt.Sprintf("offset %d: empty shared JPEG header; each level is read as a whole JPEG", hs))
+	}
+	return notes
+}
+
 // DecodeHeader parses and checks the header of the BLP file data, named name in errors.
 func DecodeHeader(name string, data []byte) (Header, error) {
 	var h Header

@@ -422,4 +422,16 @@ func TestJPEGBLP1AsTheGameShows(t *testing.T) {
 	if c := got.(*image.NRGBA).NRGBAAt(3, 4); c != (color.NRGBA{250, 229, 107, 128}) {
 		t.Errorf("empty shared header: %v", c)
 	}
+	// Each is noted, with its offset; a file as the format has it has no note.
+	odd := texfix.BLPJPEG(1, img, 8)
+	binary.LittleEndian.PutUint32(odd[8:], 9)
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{{odd, "offset 8: alpha depth 9"}, {f, "empty shared JPEG header"}, {texfix.BLPJPEG(1, img, 8), ""}} {
+		notes := blp.Notes("x.blp", c.data)
+		if c.want == "" && len(notes) != 0 || c.want != "" && (len(notes) != 1 || !strings.Contains(notes[0], c.want)) {
+			t.Errorf("notes %q, want one saying %q", notes, c.want)
+		}
+	}
 }
