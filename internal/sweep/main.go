@@ -142,7 +142,6 @@ func (r *report) model(root *os.Root, dir, name, out string) {
 			r.note(&r.refused, classOf(err), file)
 			return
 		}
-		r.warnings += len(s.Warnings)
 		for _, t := range s.Textures {
 			if img, res := t.ImagePath(), t.Resolved; img != "" && res != "" {
 				writeImage(root, res, img, out)
@@ -155,6 +154,12 @@ func (r *report) model(root *os.Root, dir, name, out string) {
 				r.note(&r.refused, string(k)+": "+classOf(errs[i]), file)
 				ok = false
 				continue
+			}
+			if k == translate.JSON { // its warnings hold the textures' notes too
+				var doc struct{ Warnings []string }
+				if json.Unmarshal(outs[i], &doc) == nil {
+					r.warnings += len(doc.Warnings)
+				}
 			}
 			if k == translate.GLTF || k == translate.GLB {
 				p := filepath.Join(out, filepath.FromSlash(name)+"."+string(k))
