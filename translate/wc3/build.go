@@ -661,11 +661,15 @@ func (b *builder) prepareTracks() error {
 			if x.t == nil {
 				continue
 			}
-			tr, err := b.convertTrack(x.t, x.path, off, fmt.Sprintf("%s %q (ObjectId %d)", o.block, o.node.Name, o.node.ObjectID))
+			tr, moved, err := b.convertTrack(x.t, x.path, off)
 			if err != nil {
 				// The game plays the rest of the model: this track costs itself, not the model.
 				b.warn("%s %q (ObjectId %d) %s track dropped: %v", o.block, o.node.Name, o.node.ObjectID, x.path, err)
 				continue
+			}
+			if moved > 0 {
+				b.warn("%s %q (ObjectId %d) %s track: keys out of frame order, %d of %d put in order (of keys at one frame the last in the file wins)",
+					o.block, o.node.Name, o.node.ObjectID, x.path, moved, len(tr.Frames))
 			}
 			if x.path == scene.PathTranslation {
 				tr.Tolerance = tol
@@ -701,16 +705,16 @@ func modelSize(meshes []scene.Mesh) float64 {
 
 // convertTrack turns a raw node track into an anim.Track in glTF axes: a translation key t
 // becomes off + conv(t) (off = pivot − parentPivot), rotations and scales are converted.
-// what names the object, for warnings.
-func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32, what string) (*anim.Track, error) {
+// It also returns how many keys it put in frame order (see anim.Track.SortKeys).
+func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32) (*anim.Track, int, error) {
 	w := path.Width()
 	n := len(t.Frames)
 	cubic := t.Interp == Hermite || t.Interp == Bezier
 	if len(t.Values) != n*w {
-		return nil, fmt.Errorf("%d values for %d keys of width %d", len(t.Values), n, w)
+		return nil, 0, fmt.Errorf("%d values for %d keys of width %d", len(t.Values), n, w)
 	}
 	if cubic && (len(t.InTans) != n*w || len(t.OutTans) != n*w) {
-		return nil, fmt.Errorf("%d in- and %d out-tangents for %d keys of width %d", len(t.InTans), len(t.OutTans), n, w)
+		return nil, 0, fmt.Errorf("%d in- and %d out-tangents for %d keys of width %d", len(t.InTans), len(t.OutTans), n, w)
 	}
 	tr := &anim.Track{Interp: anim.Interp(t.Interp), Width: w, Rotation: path == scene.PathRotation, Frames: make([]int64, n)}
 	for k, f := range t.Frames {
@@ -718,7 +722,7 @@ func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32, what s
 	}
 	if t.GlobalSeq >= 0 {
 		if int(t.GlobalSeq) >= len(b.m.GlobalSequences) {
-			return nil, fmt.Errorf("global sequence %d of %d", t.GlobalSeq, len(b.m.GlobalSequences))
+			return nil, 0, fmt.Errorf("global sequence %d of %d", t.GlobalSeq, len(b.m.GlobalSequences))
 		}
 		tr.Global, tr.Period = true, int64(b.m.GlobalSequences[t.GlobalSeq])
 	}
@@ -757,13 +761,11 @@ func (b *builder) convertTrack(t *Track, path scene.Path, off [3]float32, what s
 	default:
 		tr.Default = off[:]
 	}
-	if moved := tr.SortKeys(); moved > 0 {
-		b.warn("%s %s track: keys out of frame order, %d of %d put in order (of keys at one frame the last in the file wins)", what, path, moved, n)
-	}
+	moved := tr.SortKeys()
 	if err := tr.Check(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return tr, nil
+	return tr, moved, nil
 }
 
 // hiddenGeosets lists the geosets whose geoset animation keeps alpha at 0 throughout window w.
