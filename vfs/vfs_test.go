@@ -610,3 +610,25 @@ func TestMountLifecycle(t *testing.T) {
 		t.Errorf("logged %d times, want once", n)
 	}
 }
+
+// The mount table's paths are octal-escaped; mountedAt finds a mount whose point has a space.
+func TestMountinfoPaths(t *testing.T) {
+	for in, want := range map[string]string{
+		`/tmp/a\040b`:     "/tmp/a b",
+		`/tmp/tab\011x`:   "/tmp/tab\tx",
+		`/tmp/back\134sl`: `/tmp/back\sl`,
+		`/tmp/plain`:      "/tmp/plain",
+		`/tmp/short\04`:   `/tmp/short\04`, // not an escape: kept
+		`/tmp/bad\999`:    `/tmp/bad\999`,
+	} {
+		if got := unescapeMountinfo(in); got != want {
+			t.Errorf("unescapeMountinfo(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if fstype, ok := mountedAt("/proc"); !ok || fstype != "proc" {
+		t.Errorf("mountedAt(/proc) = %q, %v", fstype, ok)
+	}
+	if _, ok := mountedAt(t.TempDir()); ok {
+		t.Error("a fresh temporary directory is a mount point")
+	}
+}
