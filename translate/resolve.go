@@ -110,38 +110,3 @@ func resolveTextures(src Source, s *scene.Scene) {
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
-
-// SkinGuess picks the texture a runtime skin slot most likely shows (World of Warcraft creature
-// skins: the game chooses the file from its database, the model names none): among the .blp
-// files in the model's own folder that no texture path of the model names, the only one, or the
-// one whose name shares the longest prefix with the model's (ties: the first by name). It
-// returns the file relative to the root, or "" when there is none.
-func (src Source) SkinGuess(named []string) string {
-	if src.List == nil {
-		return ""
-	}
-	dir := path.Dir(src.Name)
-	entries, err := src.List(dir)
-	if err != nil {
-		return ""
-	}
-	stem := strings.ToLower(strings.TrimSuffix(path.Base(src.Name), path.Ext(src.Name)))
-	best, bestLen := "", -1
-	for _, e := range entries {
-		if !strings.EqualFold(path.Ext(e), ".blp") {
-			continue
-		}
-		full := path.Join(dir, e)
-		if slices.ContainsFunc(named, func(n string) bool { return strings.EqualFold(n, full) }) {
-			continue
-		}
-		n, l := strings.ToLower(e), 0
-		for l < len(n) && l < len(stem) && n[l] == stem[l] {
-			l++
-		}
-		if l > bestLen { // entries are sorted, so the first of equals wins
-			best, bestLen = full, l
-		}
-	}
-	return best
-}

@@ -112,37 +112,6 @@ func TestResolveTexture(t *testing.T) {
 	}
 }
 
-func TestSkinGuess(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"Rabbit/Rabbit.m2", "Rabbit/RabbitSkin.blp", "Rabbit/RabbitSkinBrown.blp", "Rabbit/Fur.blp", "Rabbit/Eye.BLP", "Solo/Solo.m2", "Solo/Only.blp", "Bare/Bare.m2"} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	for _, tc := range []struct {
-		model string
-		named []string
-		want  string
-	}{
-		{"Rabbit/Rabbit.m2", []string{"Rabbit/Eye.BLP"}, "Rabbit/RabbitSkin.blp"}, // best prefix, first of equals
-		{"Rabbit/Rabbit.m2", []string{"rabbit/rabbitskin.blp", "Rabbit/RabbitSkinBrown.blp"}, "Rabbit/Eye.BLP"},
-		{"Solo/Solo.m2", nil, "Solo/Only.blp"}, // the only one
-		{"Bare/Bare.m2", nil, ""},              // none
-	} {
-		src := Source{Name: tc.model, List: RootLister(root)}
-		if got := src.SkinGuess(tc.named); got != tc.want {
-			t.Errorf("%s %v: SkinGuess = %q; want %q", tc.model, tc.named, got, tc.want)
-		}
-	}
-}
-
 // ReadSource takes a name as the file system has it: a backslash is part of it, and bytes that
 // are not UTF-8 are kept.
 func TestReadSourceExactNames(t *testing.T) {

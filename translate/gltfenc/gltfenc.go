@@ -247,6 +247,14 @@ func (e *encoder) build() error {
 			return err
 		}
 	}
+	if len(s.Variants) > 0 {
+		vs := make([]any, len(s.Variants))
+		for i, name := range s.Variants {
+			vs[i] = map[string]any{"name": name}
+		}
+		e.useExtension(variantsExtension)
+		e.doc.Extensions = gltf.Extensions{variantsExtension: map[string]any{"variants": vs}}
+	}
 	e.animations()
 	if n := len(e.bin.b); n > 0 {
 		e.doc.Buffers = []*gltf.Buffer{{ByteLength: n, Data: e.bin.b}}
@@ -865,12 +873,36 @@ func (e *encoder) mesh(i int) error {
 	if m.Material >= 0 {
 		prim.Material = gltf.Index(m.Material)
 	}
+	if m.VariantMaterials != nil {
+		prim.Extensions = gltf.Extensions{variantsExtension: map[string]any{"mappings": mappings(m.VariantMaterials)}}
+	}
 	out := &gltf.Mesh{Name: m.Name, Primitives: []*gltf.Primitive{prim}}
 	if len(m.Extras) > 0 {
 		out.Extras = m.Extras
 	}
 	e.doc.Meshes = append(e.doc.Meshes, out)
 	return nil
+}
+
+// variantsExtension is the glTF extension holding a model's alternative looks.
+const variantsExtension = "KHR_materials_variants"
+
+// mappings groups a mesh's material per variant into the extension's mappings: one per
+// material, listing its variants, in the order of each material's first variant.
+func mappings(perVariant []int) []any {
+	var out []any
+	at := map[int]int{} // material → its mapping in out
+	for v, mat := range perVariant {
+		i, ok := at[mat]
+		if !ok {
+			i = len(out)
+			at[mat] = i
+			out = append(out, map[string]any{"material": mat, "variants": []any{}})
+		}
+		mp := out[i].(map[string]any)
+		mp["variants"] = append(mp["variants"].([]any), v)
+	}
+	return out
 }
 
 // influences writes the JOINTS_n and WEIGHTS_n attributes of skinned mesh i.

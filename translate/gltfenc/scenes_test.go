@@ -193,6 +193,17 @@ func materialScene() *scene.Scene {
 	}
 }
 
+// variantScene is materialScene with three looks: the first mesh shows a texture per variant
+// (two variants share the second material), the second mesh never changes.
+func variantScene() *scene.Scene {
+	s := materialScene()
+	s.Variants = []string{"Green", "Brown", "Pale"}
+	s.Textures = append(s.Textures, scene.Texture{Path: `Textures\Brown.blp`, Resolved: "Textures/Brown.blp"})
+	s.Materials = append(s.Materials, scene.Material{Name: "Glow Brown", BaseColor: [4]float32{1, 1, 1, 1}, Texture: 2, AlphaMode: scene.AlphaOpaque})
+	s.Meshes[0].VariantMaterials = []int{0, 3, 3}
+	return s
+}
+
 // gridScene is an n×n vertex grid in the XZ plane with normals and one UV set.
 func gridScene(n int) *scene.Scene {
 	nv := n * n
@@ -253,6 +264,7 @@ func testScenes() []struct {
 		{"bigskin", bigSkinScene()},
 		{"animated", animatedScene()},
 		{"materials", materialScene()},
+		{"variants", variantScene()},
 		{"big", gridScene(300)},
 		{"nomesh", noMeshScene()},
 		{"repair", repairScene()},

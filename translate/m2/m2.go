@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -59,32 +58,6 @@ func DecodeWith(src translate.Source, opt Options) (*scene.Scene, error) {
 	}
 	guessSkins(src, s)
 	return s, nil
-}
-
-// guessSkins gives each creature-skin slot (texture types 11–13), which the model leaves for
-// the game to fill from its database, the file beside the model it most likely shows
-// (translate.Source.SkinGuess), marked as a guess; slots after the first skip the files already
-// guessed.
-func guessSkins(src translate.Source, s *scene.Scene) {
-	var named []string
-	for _, t := range s.Textures {
-		if t.Path != "" {
-			named = append(named, strings.ReplaceAll(t.Path, "\\", "/"))
-		}
-	}
-	for i := range s.Textures {
-		t := &s.Textures[i]
-		if t.Path != "" || t.Replaceable < 11 || t.Replaceable > 13 {
-			continue
-		}
-		g := src.SkinGuess(named)
-		if g == "" {
-			continue
-		}
-		t.Path, t.Guess = g, true
-		t.Extras["guessNote"] = "the model names no file for this slot; this one beside the model is the likeliest"
-		named = append(named, g)
-	}
 }
 
 // ParseOptions reads decoder options given as name=value pairs (as a command line or mount

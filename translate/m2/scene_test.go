@@ -1,6 +1,7 @@
 package m2_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -143,7 +144,6 @@ func TestParseOptions(t *testing.T) {
 func TestSkinGuess(t *testing.T) {
 	fs := write(t, m2test.Creature(), "TestBeast", 264, m2.LayoutWrath)
 	fs["TestBeastSkin.blp"] = []byte("BLP2")
-	fs["Other.blp"] = []byte("BLP2")
 	s, err := m2.Decode(fs.Source("TestBeast.m2"))
 	if err != nil {
 		t.Fatal(err)
@@ -155,11 +155,82 @@ func TestSkinGuess(t *testing.T) {
 	if tx := s.Textures[1]; tx.Guess || tx.Path != "CREATURE\\TESTBEAST\\TESTBEASTREFLECT.BLP" {
 		t.Errorf("texture 1: %+v", tx)
 	}
+	if s.Variants != nil {
+		t.Errorf("one candidate made variants %v", s.Variants)
+	}
 	// Without a directory listing there is nothing to guess from.
 	src := fs.Source("TestBeast.m2")
 	src.List = nil
 	if s, err := m2.Decode(src); err != nil || s.Textures[0].Path != "" || s.Textures[0].Guess {
 		t.Errorf("no listing: %+v, %v", s.Textures[0], err)
+	}
+
+	// Two slots (a body and an accessory): one file each, best first, no variants.
+	two := m2test.Creature()
+	two.Textures = append(two.Textures, m2.Texture{Type: 12})
+	two.TextureLookup = append(two.TextureLookup, 2)
+	fs = write(t, two, "TestBeast", 264, m2.LayoutWrath)
+	fs["TestBeastSkin.blp"], fs["TestBeastHat.blp"], fs["Zebra.blp"] = []byte("BLP2"), []byte("BLP2"), []byte("BLP2")
+	if s, err = m2.Decode(fs.Source("TestBeast.m2")); err != nil {
+		t.Fatal(err)
+	}
+	if s.Textures[0].Path != "TestBeastSkin.blp" || s.Textures[2].Path != "TestBeastHat.blp" || s.Variants != nil {
+		t.Errorf("two slots: %q, %q, variants %v", s.Textures[0].Path, s.Textures[2].Path, s.Variants)
+	}
+}
+
+// TestSkinVariants: one skin slot and several files beside the model make one variant per file,
+// ranked by the game's naming habits, the best the default; the meshes using the slot list a
+// material per variant, each showing its own copy of the texture.
+func TestSkinVariants(t *testing.T) {
+	fs := write(t, m2test.Creature(), "TestBeast", 264, m2.LayoutWrath)
+	for _, n := range []string{"Zebra.blp", "testbeastskinwhite.BLP", "TestBeastSkin.blp", "TestBeastBlue.blp", "DarkSkin.blp", "TestBeastSkinBlack.blp", "TestBeast.txt"} {
+		fs[n] = []byte("BLP2")
+	}
+	s, err := m2.Decode(fs.Source("TestBeast.m2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"TestBeastSkin", "TestBeastSkinBlack", "testbeastskinwhite", "TestBeastBlue", "DarkSkin", "Zebra"}
+	if !slices.Equal(s.Variants, want) {
+		t.Fatalf("variants %q; want %q", s.Variants, want)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for mi, m := range s.Meshes {
+		if m.VariantMaterials == nil {
+			if tx := s.Materials[m.Material].Texture; tx >= 0 && s.Textures[tx].Replaceable == 11 {
+				t.Errorf("mesh %d shows the skin but has no variants", mi)
+			}
+			continue
+		}
+		changed++
+		if m.VariantMaterials[0] != m.Material {
+			t.Errorf("mesh %d: variant 0 is material %d, not its own %d", mi, m.VariantMaterials[0], m.Material)
+		}
+		for v, mat := range m.VariantMaterials {
+			tx := s.Textures[s.Materials[mat].Texture]
+			if base := tx.Path[:len(tx.Path)-len(".blp")]; base != want[v] || !tx.Guess {
+				t.Errorf("mesh %d variant %d: texture %+v", mi, v, tx)
+			}
+		}
+	}
+	if changed == 0 {
+		t.Error("no mesh changes with the variants")
+	}
+
+	// More candidates than the cap: the first ones, and a warning.
+	fs = write(t, m2test.Creature(), "TestBeast", 264, m2.LayoutWrath)
+	for i := range 20 {
+		fs[fmt.Sprintf("TestBeastSkin%02d.blp", i)] = []byte("BLP2")
+	}
+	if s, err = m2.Decode(fs.Source("TestBeast.m2")); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Variants) != 16 || s.Variants[15] != "TestBeastSkin15" || !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "20 candidate") }) {
+		t.Errorf("capped: %d variants, last %q, warnings %q", len(s.Variants), s.Variants[len(s.Variants)-1], s.Warnings)
 	}
 }
 

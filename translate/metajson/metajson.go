@@ -17,10 +17,12 @@
 //	nodes       name, kind, parent, translation, rotation, scale [, extras]
 //	skins       name, joints, skeleton
 //	animations  name, start, end, duration, looping, channels, keys [, extras]
+//	variants    name, materials (per mesh: the material it shows in this look, null when the
+//	            mesh's look never changes); the first variant is what the meshes show by default
 //	extras      the scene's Extras
 //	warnings    the decoder's warnings
 //
-// References to other lists (material, texture, parent, skin, skeleton, joints) are indices
+// References to other lists (material, texture, parent, skin, skeleton, joints, materials) are indices
 // into those lists, null for none. Per-item extras are written only when not empty.
 //
 // Layout: two-space indent, one key or element per line, except that arrays of numbers,
@@ -224,6 +226,22 @@ func document(s *scene.Scene) (value, error) {
 		anims.items = append(anims.items, o.v)
 	}
 	doc.add("animations", anims)
+
+	variants := value{k: kArr, items: make([]value, 0, len(s.Variants))}
+	for v, name := range s.Variants {
+		o := newObject(2)
+		o.add("name", str(name))
+		per := value{k: kArr, items: make([]value, len(s.Meshes))}
+		for i := range s.Meshes {
+			per.items[i] = null
+			if vm := s.Meshes[i].VariantMaterials; v < len(vm) {
+				per.items[i] = index(vm[v])
+			}
+		}
+		o.add("materials", per)
+		variants.items = append(variants.items, o.v)
+	}
+	doc.add("variants", variants)
 
 	ex, err := c.extras(s.Extras)
 	if err != nil {

@@ -80,6 +80,9 @@ type Scene struct {
 	Textures   []Texture
 	Skins      []Skin
 	Animations []Animation
+	// Variants names the model's alternative looks (a creature's skins), the first being the one
+	// every mesh's Material shows; a mesh whose look changes lists its material per variant.
+	Variants []string
 	// Extras carries the source's other contents (emitters, lights, cameras, events, collision
 	// shapes, geoset animations, global sequences, …) keyed by a lower-camel-case name.
 	Extras Extras
@@ -141,7 +144,10 @@ type Mesh struct {
 	Indices  []uint32 // triangles, counter-clockwise front faces
 	Material int      // index into Scene.Materials, -1 for none
 	Skin     int      // index into Scene.Skins, -1 for an unskinned mesh
-	Extras   Extras
+	// VariantMaterials is, for a mesh whose look changes with Scene.Variants, the material each
+	// variant shows (indices into Scene.Materials, one per variant); nil for the others.
+	VariantMaterials []int
+	Extras           Extras
 }
 
 // Material is how a mesh is shaded.

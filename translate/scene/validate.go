@@ -101,6 +101,11 @@ func (s *Scene) Validate() error {
 			return invalid(fmt.Sprintf("materials[%d]", i), "non-finite colour")
 		}
 	}
+	for i, v := range s.Variants {
+		if v == "" {
+			return invalid(fmt.Sprintf("variants[%d]", i), "no name")
+		}
+	}
 	for i, sk := range s.Skins {
 		w := fmt.Sprintf("skins[%d]", i)
 		if len(sk.Joints) == 0 {
@@ -238,12 +243,20 @@ func (s *Scene) validateMesh(i int) error {
 		k := slices.IndexFunc(m.Indices, func(ix uint32) bool { return int64(ix) >= int64(nv) })
 		return invalid(fmt.Sprintf("%s.indices[%d]", w, k), "vertex %d out of range (%d vertices)", m.Indices[k], nv)
 	}
-	if m.Material < -1 || m.Material >= len(s.Materials) {
-		return invalid(w, "material %d out of range", m.Material)
+	if err := s.usable(w, m.Material, len(m.UVs)); err != nil {
+		return err
 	}
-	if m.Material >= 0 {
-		if tc := s.Materials[m.Material].TexCoord; s.Materials[m.Material].Texture >= 0 && tc >= len(m.UVs) {
-			return invalid(w, "material %d uses uv set %d of %d", m.Material, tc, len(m.UVs))
+	if m.VariantMaterials != nil {
+		if len(m.VariantMaterials) != len(s.Variants) {
+			return invalid(w, "%d variant materials for %d variants", len(m.VariantMaterials), len(s.Variants))
+		}
+		for _, vm := range m.VariantMaterials {
+			if vm < 0 {
+				return invalid(w, "variant material %d out of range", vm)
+			}
+			if err := s.usable(w, vm, len(m.UVs)); err != nil {
+				return err
+			}
 		}
 	}
 	if m.Skin < -1 || m.Skin >= len(s.Skins) {
@@ -293,6 +306,19 @@ func (s *Scene) validateMesh(i int) error {
 		}
 		if !(sum >= 1-weightTolerance && sum <= 1+weightTolerance) {
 			return invalid(fmt.Sprintf("%s.weights[*][%d]", w, v), "weights sum to %v, not 1", sum)
+		}
+	}
+	return nil
+}
+
+// usable checks that material mat (-1 for none) exists and finds its UV set among a mesh's uvSets.
+func (s *Scene) usable(w string, mat, uvSets int) error {
+	if mat < -1 || mat >= len(s.Materials) {
+		return invalid(w, "material %d out of range", mat)
+	}
+	if mat >= 0 {
+		if tc := s.Materials[mat].TexCoord; s.Materials[mat].Texture >= 0 && tc >= uvSets {
+			return invalid(w, "material %d uses uv set %d of %d", mat, tc, uvSets)
 		}
 	}
 	return nil

@@ -20,6 +20,7 @@ type Case struct {
 func All() []Case {
 	return []Case{
 		{"static", Static()},
+		{"variants", Variants()},
 		{"skinned", Skinned()},
 		{"animated", Animated()},
 		{"extras", WithExtras()},
@@ -73,6 +74,19 @@ func Static() *scene.Scene {
 		Materials: []scene.Material{{Name: "Crate", BaseColor: [4]float32{1, 0.5, 0.25, 1}, Texture: 0, AlphaMode: scene.AlphaOpaque}},
 		Textures:  []scene.Texture{{Path: `Textures\Crate.blp`, Resolved: "units/test/Textures/Crate.png", WrapU: true, WrapV: true}},
 	}
+}
+
+// Variants is Static with two looks: the box shows another texture in the second; the triangle,
+// without a material, never changes.
+func Variants() *scene.Scene {
+	s := Static()
+	s.Variants = []string{"Crate", "Mossy Crate"}
+	s.Textures = append(s.Textures, scene.Texture{Path: `Textures\MossyCrate.blp`, Guess: true, WrapU: true, WrapV: true})
+	mossy := s.Materials[0]
+	mossy.Name, mossy.Texture = "Mossy Crate", 1
+	s.Materials = append(s.Materials, mossy)
+	s.Meshes[0].VariantMaterials = []int{0, 1}
+	return s
 }
 
 // Skinned is a cube skinned to five bones with five influences on some vertices (two influence
