@@ -66,6 +66,25 @@ func gameTree(t *testing.T, n int) string {
 	return src
 }
 
+// treeCount counts the models and the textures under root.
+func treeCount(t *testing.T, root string) (models, textures int) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || !d.Type().IsRegular():
+		case translate.IsModelName(p):
+			models++
+		case translate.IsTextureName(p):
+			textures++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models, textures
+}
+
 // checkMounted reads every virtual document under mnt and compares it with convert's output
 // for the tree at src; it returns how many it checked.
 func checkMounted(t *testing.T, src, mnt string) int {
@@ -148,9 +167,9 @@ func TestKilledDaemonLeavesASoundCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Unmount() })
-	models, _ := filepath.Glob(filepath.Join(src, "Units", "*.md[lx]"))
-	if n := checkMounted(t, src, mnt); n != len(models)*5 {
-		t.Errorf("checked %d documents; want %d", n, len(models)*5)
+	models, _ := treeCount(t, src)
+	if n := checkMounted(t, src, mnt); n != models*5 {
+		t.Errorf("checked %d documents; want %d", n, models*5)
 	}
 	st := m.Stats()
 	if st.Reused == 0 || st.Disk.Corrupt != 0 {
@@ -162,16 +181,18 @@ func TestKilledDaemonLeavesASoundCache(t *testing.T) {
 // warm fills the cache; a mount then translates nothing; stats reports it; clear empties it.
 func TestCacheCommands(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
+	models, textures := treeCount(t, sample)
+	n := models + textures
 	code, out, errs := runCLI(t, "cache", "warm", "--cache-dir", dir, "--progress", "none", sample)
-	if code != exitOK || !strings.Contains(out, "8 models and textures") || !strings.Contains(out, "0 failed") {
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf("%d models and textures", n)) || !strings.Contains(out, "0 failed") {
 		t.Fatalf("warm: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = runCLI(t, "cache", "warm", "--cache-dir", dir, "--progress", "none", sample)
-	if code != exitOK || !strings.Contains(out, "0 translated, 8 already in the cache") {
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf("0 translated, %d already in the cache", n)) {
 		t.Errorf("a second warm: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "cache", "stats", "--cache-dir", dir)
-	if code != exitOK || !strings.Contains(out, "8 entries") {
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf(" %d entries", n)) {
 		t.Errorf("stats: exit %d\n%s", code, out)
 	}
 
@@ -191,13 +212,13 @@ func TestCacheCommands(t *testing.T) {
 			t.Errorf("after warm, the mount translated %d times; want 0", translations)
 		}
 		code, out, _ = runCLI(t, "cache", "stats", "--cache-dir", dir)
-		if !strings.Contains(out, "last mount of "+abs) || !strings.Contains(out, "8 models and textures taken from the cache, 0 translated") {
+		if !strings.Contains(out, "last mount of "+abs) || !strings.Contains(out, fmt.Sprintf("%d models and textures taken from the cache, 0 translated", n)) {
 			t.Errorf("stats after a mount: exit %d\n%s", code, out)
 		}
 	}
 
 	code, out, _ = runCLI(t, "cache", "clear", "--cache-dir", dir)
-	if code != exitOK || !strings.Contains(out, "removed 8 entries") {
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf("removed %d entries", n)) {
 		t.Errorf("clear: exit %d\n%s", code, out)
 	}
 	if _, out, _ = runCLI(t, "cache", "stats", "--cache-dir", dir); !strings.Contains(out, "0 entries") {
@@ -234,7 +255,8 @@ func TestWarmProgressBar(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "translating") || !strings.Contains(string(out), "%") || !strings.Contains(string(out), "88 models and textures") {
+	models, textures := treeCount(t, tree)
+	if !strings.Contains(string(out), "translating") || !strings.Contains(string(out), "%") || !strings.Contains(string(out), fmt.Sprintf("%d models and textures", models+textures)) {
 		t.Errorf("no progress bar on a terminal:\n%q", out)
 	}
 	// Not on a terminal: no bar, the summary only.

@@ -117,6 +117,14 @@ func TestBlenderImport(t *testing.T) {
 			t.Log(line)
 		}
 	}
+	// The creature's skins came in as variants, each mesh showing the skin with one material
+	// per variant.
+	for _, kind := range []string{".gltf", ".glb"} {
+		want := "Creature/TestBeast/TestBeast.m2" + kind + "  "
+		if !strings.Contains(buf.String(), want) || !strings.Contains(lineWith(buf.String(), want), "variants 3/3 on 2/2 mesh(es)") {
+			t.Errorf("%s: no line saying Blender imported its 3 skin variants on both meshes", want)
+		}
+	}
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
@@ -126,4 +134,14 @@ func TestBlenderImport(t *testing.T) {
 	case !strings.Contains(buf.String(), "summary: "):
 		t.Errorf("blender exited 0 without the checker's summary; output above")
 	}
+}
+
+// lineWith returns the first line of out containing s, or "".
+func lineWith(out, s string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
 }

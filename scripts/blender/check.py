@@ -182,6 +182,11 @@ def reset_scene():
     """An empty scene with factory settings (the default importers enabled)."""
     with Capture():
         bpy.ops.wm.read_factory_settings(use_empty=True)
+    # The importer fills the variant list only from a file that has variants: an earlier file's
+    # list must not be taken for this one's.
+    listed = getattr(bpy.data.scenes[0], "gltf2_KHR_materials_variants_variants", None)
+    if listed is not None:
+        listed.clear()
 
 
 def metadata_path(model):
@@ -569,6 +574,42 @@ def material_images():
     return out
 
 
+def imported_variants():
+    """The variants Blender's glTF importer read (KHR_materials_variants): their names in index
+    order, and per Blender mesh the name of the material each variant index shows."""
+    sc = bpy.data.scenes[0]  # the importer keeps the list on the first scene, whatever is active
+    listed = getattr(sc, "gltf2_KHR_materials_variants_variants", None)
+    if listed is None:  # the importer registers the properties on the first file with variants
+        return [], {}
+    names = [v.name for v in sorted(listed, key=lambda v: v.variant_idx)]
+    per_mesh = {}
+    for me in bpy.data.meshes:
+        shown = {}
+        for entry in getattr(me, "gltf2_variant_mesh_data", []):
+            for p in entry.variants:
+                shown[p.variant.variant_idx] = entry.material.name if entry.material else None
+        if shown:
+            per_mesh[me.name] = shown
+    return names, per_mesh
+
+
+def variant_notes(doc):
+    """(ok, notes, part): whether the variants Blender imported are the ones the .json lists,
+    with one material per variant on every mesh whose look changes."""
+    want = doc.get("variants", [])
+    names, per_mesh = imported_variants()
+    if not want and not names:
+        return True, [], None
+    notes = ["variants imported: %s" % ", ".join(names)]
+    changing = sum(1 for i in range(len(doc["meshes"])) if any(v["materials"][i] is not None for v in want))
+    ok = names == [v["name"] for v in want] and len(per_mesh) == changing
+    for mesh, shown in sorted(per_mesh.items()):
+        notes.append("mesh %r: %s" % (mesh, ", ".join("%s=%s" % (names[i] if i < len(names) else i, m) for i, m in sorted(shown.items()))))
+        if sorted(shown) != list(range(len(want))):
+            ok = False
+    return ok, notes, "variants %d/%d on %d/%d mesh(es)" % (len(names), len(want), len(per_mesh), changing)
+
+
 def rest_bounds(meshes):
     """The box around all mesh vertices in world space as the importer left them (the rest/bind
     pose: the armature deforms only through its modifier), turned back from Blender's Z-up to
@@ -721,6 +762,10 @@ def check_file(path, args, root):
         bad.append("non-triangles")
 
     if kind == "gltf":
+        ok, vnotes, vpart = variant_notes(doc)
+        notes += vnotes
+        if not ok:
+            bad.append("variants")
         notes += animation_notes(doc["animations"], extra["tracks"])
         ok, note = motion_check(path, doc.get("bounds"))
         if note:
@@ -731,14 +776,23 @@ def check_file(path, args, root):
     parts = ["%s %d/%d" % (k, got[k], wanted[k]) for k in keys]
     if kind == "gltf":
         parts.append("(actions %d)" % extra["actions"])
+        if vpart:
+            parts.append(vpart)
     # Images: every texture a material uses whose file exists (the .json gives it an "image")
     # must come in with pixel data, through the .gltf's URI, the .glb's buffer or the .mtl's map_Kd.
     imgs = material_images()
     distinct = {i[1]: i for i in imgs}
     with_data = sum(1 for i in distinct.values() if i[2])
     textures = doc.get("textures", [])
-    want_images = len({m["texture"] for m in doc.get("materials", [])
-                       if m.get("texture") is not None and m["texture"] < len(textures) and textures[m["texture"]].get("image")})
+    # Blender makes only the materials a mesh shows: by default, or in a variant (glTF only;
+    # OBJ has the default look alone).
+    materials = doc.get("materials", [])
+    shown = {m["material"] for m in doc.get("meshes", []) if m.get("material") is not None}
+    if kind == "gltf":
+        shown |= {i for v in doc.get("variants", []) for i in v["materials"] if i is not None}
+    want_images = len({materials[i]["texture"] for i in shown if i < len(materials)
+                       and materials[i].get("texture") is not None and materials[i]["texture"] < len(textures)
+                       and textures[materials[i]["texture"]].get("image")})
     parts.append("images %d/%d, %d with data" % (len(distinct), want_images, with_data))
     for mat, name, has_data, fp, w, h in imgs:
         notes.append("image %r of material %r: has_data=%s size=%dx%d filepath=%r" % (name, mat, has_data, w, h, fp))
