@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/gltfenc"
 	"github.com/modelfs/modelfs/translate/wc3"
@@ -91,6 +92,33 @@ func BenchmarkStages(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkHeavy translates the animation-heavy fixtures (a menu scene, a unit of 148
+// sequences, a dense MDL) to .glb, and reports the .glb's size against the source's.
+func BenchmarkHeavy(b *testing.B) {
+	for _, h := range []struct {
+		name string
+		m    *wc3.Model
+		enc  func(*wc3.Model) ([]byte, error)
+	}{
+		{"HeavyMenu.mdx", fixtures.HeavyMenu(), mdx.Encode},
+		{"HeavyUnit.mdx", fixtures.HeavyUnit(), mdx.Encode},
+		{"HeavyMesh.mdl", fixtures.HeavyMesh(), mdl.Encode},
+	} {
+		data, err := h.enc(h.m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(h.name, func(b *testing.B) {
+			out, err := translate.Translate(translate.Source{Name: h.name, Data: data}, translate.GLB, translate.EncodeOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchTranslate(b, h.name, data, translate.GLB)
+			b.ReportMetric(float64(len(out))/float64(len(data)), "glb/source")
 		})
 	}
 }
