@@ -14,7 +14,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all"
 	"github.com/modelfs/modelfs/translate/internal/testscene"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
@@ -107,7 +107,7 @@ func TestTranslateEverything(t *testing.T) {
 				t.Errorf("%s → %s: not deterministic (%v)", m.name, kind, err)
 			}
 			if kind == translate.JSON {
-				if err := metajson.Validate(a); err != nil {
+				if err := metajsontest.Validate(a); err != nil {
 					t.Errorf("%s.json does not match the schema: %v", m.name, err)
 				}
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 )
 
 // convertTree writes every fixture's outputs into a fresh directory named as the mount serves
@@ -34,7 +34,7 @@ func convertTree(t *testing.T) string {
 				t.Fatalf("%s → %s: %v", name, kind, err)
 			}
 			if kind == translate.JSON {
-				if err := metajson.Validate(out); err != nil {
+				if err := metajsontest.Validate(out); err != nil {
 					t.Errorf("%s.json does not match the schema: %v", name, err)
 				}
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/m2"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 )
 
 // corpusModel is one real model: its root (the extracted game tree) and its name under it.
@@ -121,7 +121,7 @@ func TestCorpus(t *testing.T) {
 				}
 				switch kind {
 				case translate.JSON:
-					if err := metajson.Validate(out); err != nil {
+					if err := metajsontest.Validate(out); err != nil {
 						t.Errorf(".json: %v", err)
 					}
 				case translate.GLTF, translate.GLB:

@@ -13,7 +13,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/m2/m2test"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -104,7 +104,7 @@ func TestFixturesTranslate(t *testing.T) {
 				}
 				switch kind {
 				case translate.JSON:
-					if err := metajson.Validate(a); err != nil {
+					if err := metajsontest.Validate(a); err != nil {
 						t.Errorf(".json does not match the schema: %v", err)
 					}
 				case translate.GLTF, translate.GLB:

@@ -1,6 +1,6 @@
 // Package metajson writes a scene's metadata as a stable, greppable JSON document.
 //
-// The document (described by the embedded JSON Schema, see Schema and Validate) is meant both
+// The document (described by the embedded JSON Schema, Schema) is meant both
 // for people grepping a whole game tree (grep -rl '"Attack' --include=*.json) and for scripts.
 // Its top-level keys, always present and always in this order, are:
 //
@@ -36,12 +36,19 @@
 package metajson
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"math"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
+
+// Schema is the JSON Schema (draft 2020-12) of the documents Encode and EncodeError write
+// (package metajsontest checks documents against it).
+//
+//go:embed schema.json
+var Schema []byte
 
 // DocVersion is the version of the document layout, written as the "modelfs" key.
 const DocVersion = 1

@@ -11,7 +11,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -143,7 +143,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := metajson.Validate(doc); err != nil {
+			if err := metajsontest.Validate(doc); err != nil {
 				t.Errorf("metadata does not match the schema: %v", err)
 			}
 			// Write the glTF for the validator; textures are cleared because the .tga's PNG

@@ -15,7 +15,7 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/internal/golden"
 	"github.com/modelfs/modelfs/translate"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -308,7 +308,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := metajson.Validate(doc); err != nil {
+	if err := metajsontest.Validate(doc); err != nil {
 		t.Fatalf("metadata does not match the schema: %v", err)
 	}
 	golden.Check(t, filepath.Join("testdata", "p9.skc.json"), doc)

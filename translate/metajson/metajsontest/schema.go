@@ -1,26 +1,24 @@
-package metajson
+// Package metajsontest checks documents against the metadata's JSON Schema, for tests: the
+// schema library stays out of the binary.
+package metajsontest
 
 import (
 	"bytes"
-	_ "embed"
 	"errors"
 	"fmt"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-)
 
-// Schema is the JSON Schema (draft 2020-12) of the documents Encode and EncodeError write.
-//
-//go:embed schema.json
-var Schema []byte
+	"github.com/modelfs/modelfs/translate/metajson"
+)
 
 // schemaURL is the $id of Schema.
 const schemaURL = "https://github.com/modelfs/modelfs/translate/metajson/schema.json"
 
 var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(metajson.Schema))
 	if err != nil {
 		return nil, fmt.Errorf("metajson: schema: %w", err)
 	}
@@ -36,7 +34,7 @@ var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return sch, nil
 })
 
-// Validate checks that doc is UTF-8 JSON that conforms to Schema.
+// Validate checks that doc is UTF-8 JSON that conforms to metajson.Schema.
 func Validate(doc []byte) error {
 	if !utf8.Valid(doc) {
 		return errors.New("metajson: document is not valid UTF-8")
