@@ -11,7 +11,7 @@ import (
 
 // Version identifies the translator's output. Bump it whenever any output byte may change, so
 // caches keyed on it are invalidated.
-const Version = "4"
+const Version = "5"
 
 // Kind is one output document type.
 type Kind string

@@ -253,6 +253,9 @@ def accessor(doc, buffer, i):
     out = np.empty((a["count"], n), dtype=dt)
     for k in range(a["count"]):
         out[k] = np.frombuffer(raw, dtype=dt, count=n, offset=start + k * stride)
+    if a.get("normalized"):  # integers standing for [-1, 1] or [0, 1], as the spec says
+        top = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}[a["componentType"]]
+        out = np.maximum(out / top, -1.0)
     return out
 
 

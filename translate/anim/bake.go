@@ -161,6 +161,8 @@ func (ch *chord) at(s float64) quat {
 // as does a bound above the share (at first rough is +Inf). So every interval is either
 // checked as before at three points or shown within the tolerance by one and the bound, and
 // the middle, computed before, often comes free (the quarter points of a halved interval).
+// Deviations are lengths of differences of quaternions: D, A, B and C are 4-vectors, and the
+// bounds hold for their lengths.
 //
 // mid, when not nil, is the curve sampled near the middle, already known; parentErr is the
 // deviation measured on the interval this one was split from.
@@ -191,11 +193,8 @@ func (bk *baker) refine(p0, p1 pt, mid *pt, parentErr, rough float64, depth int)
 		if e <= bk.s.tolerance() {
 			return
 		}
-		asym, sym := 0.0, 0.0
-		for _, c := range [4][3]float64{{d0.x, d1.x, d2.x}, {d0.y, d1.y, d2.y}, {d0.z, d1.z, d2.z}, {d0.w, d1.w, d2.w}} {
-			asym = max(asym, math.Abs(c[2]-c[0]))
-			sym = max(sym, math.Abs(c[0]+c[2]-1.5*c[1]))
-		}
+		a, y := comb(1, d2, -1, d0), comb(1, comb(1, d0, 1, d2), -1.5, d1)
+		asym, sym := math.Sqrt(a.dot(a)), math.Sqrt(y.dot(y))
 		rough = (0.52*asym + 5.5*sym) / (span * span * span)
 	}
 	// Smooth curves deviate from the chord by about span²: n pieces bring e down by n².
@@ -241,13 +240,13 @@ func (bk *baker) refine(p0, p1 pt, mid *pt, parentErr, rough float64, depth int)
 	}
 }
 
-// deviation returns q − g, with q taken in g's hemisphere, and its largest component.
+// deviation returns q − g, with q taken in g's hemisphere, and its length.
 func deviation(g, q quat) (quat, float64) {
 	if g.dot(q) < 0 {
 		q = q.neg()
 	}
 	d := quat{q.x - g.x, q.y - g.y, q.z - g.z, q.w - g.w}
-	return d, max(math.Abs(d.x), math.Abs(d.y), math.Abs(d.z), math.Abs(d.w))
+	return d, math.Sqrt(d.dot(d))
 }
 
 // bakeCubic appends to kl the samples strictly inside (s.a, s.b) that keep the straight line

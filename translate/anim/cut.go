@@ -9,9 +9,15 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// BakeTolerance is how far (largest component; quaternions compared up to sign, vectors in
-// source units) the interpolation between two baked samples may stray from the true curve.
+// BakeTolerance is how far (largest component, in source units) the interpolation between
+// two baked samples of a vector curve may stray from the true curve, unless the track says
+// otherwise.
 const BakeTolerance = 5e-5
+
+// RotationBakeTolerance is the same for rotation curves, as the distance between unit
+// quaternions (taken up to sign): a rotation off by d is off by at most 2d radians, so this
+// bounds the angle by 2e-4, as BakeTolerance on each component did.
+const RotationBakeTolerance = 1e-4
 
 // MaxBakedKeys caps the number of extra samples Cut adds to one channel when baking
 // Hermite/Bezier curves; Result.Capped reports when the cap was hit.
@@ -35,7 +41,7 @@ type Result struct {
 	// Baked says that Hermite/Bezier curves were baked to LINEAR samples.
 	Baked bool
 	// Capped says that baking stopped at MaxBakedKeys (or at the time resolution) before every
-	// sample interval was within BakeTolerance.
+	// sample interval was within the tolerance.
 	Capped bool
 	// Repeats is the number of global-sequence periods (the last one possibly partial) baked
 	// into the clip; 0 for a track that follows the clip's window.
@@ -71,13 +77,16 @@ type seg struct {
 	t0, t1 float64
 	a, b   float64
 	p      [4]val
-	tol    float64 // the track's bake tolerance; 0 for BakeTolerance
+	tol    float64 // the track's bake tolerance; 0 for the default
 }
 
 // tolerance is how far the samples baked of s may stray from its curve.
 func (s *seg) tolerance() float64 {
-	if s.tol > 0 {
+	switch {
+	case s.tol > 0:
 		return s.tol
+	case s.kind == segSquad:
+		return RotationBakeTolerance
 	}
 	return BakeTolerance
 }
@@ -221,10 +230,32 @@ func same(a, b val, width int, rotation bool) bool {
 // Cut cuts the part of tr that clip w shows into a glTF channel starting at 0 and ending at the
 // clip's duration, in seconds. See the package documentation for the windowing rules.
 func Cut(tr *Track, w Window) (Result, error) {
-	var res Result
 	if err := tr.Check(); err != nil {
-		return res, err
+		return Result{}, err
 	}
+	return tr.cut(w)
+}
+
+// CutEach cuts tr to each of ws in turn, as Cut does, checking the track once (a track of
+// thousands of keys cut to a hundred sequences is checked once, not a hundred times): yield
+// gets each window's index and result, or error, and stops the cutting by returning false. It
+// returns the track's own error, before any window is cut.
+func CutEach(tr *Track, ws []Window, yield func(i int, res Result, err error) bool) error {
+	if err := tr.Check(); err != nil {
+		return err
+	}
+	for i, w := range ws {
+		res, err := tr.cut(w)
+		if !yield(i, res, err) {
+			break
+		}
+	}
+	return nil
+}
+
+// cut is Cut of a checked track.
+func (tr *Track) cut(w Window) (Result, error) {
+	var res Result
 	if w.End < w.Start {
 		return res, badTrack("window [%d, %d] ends before it starts", w.Start, w.End)
 	}

@@ -20,7 +20,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"sort"
 )
 
 // Interp is a source interpolation type, numbered as in MDX (and M2).
@@ -66,8 +68,9 @@ type Track struct {
 	Global bool
 	Period int64
 	// Tolerance is how far the samples baked of a Hermite or Bezier curve may stray from it
-	// (largest component); 0 for BakeTolerance. Decoders set it in proportion to the model's
-	// size for translations: an absolute bound tight for a small model is far tighter than
+	// (largest component for vectors, the distance between quaternions for rotations); 0 for
+	// BakeTolerance or RotationBakeTolerance. Decoders set it from the model's size and how far
+	// the track's node reaches: an absolute bound tight for a small model is far tighter than
 	// anyone can see for a large one, and costs samples.
 	Tolerance float64
 }
@@ -127,16 +130,12 @@ func (tr *Track) Check() error {
 
 func (tr *Track) cubic() bool { return tr.Interp == Hermite || tr.Interp == Bezier }
 
-// KeysIn returns the range [first, end) of the keys whose frames lie in [lo, hi].
+// KeysIn returns the range [first, end) of the keys whose frames lie in [lo, hi]. The frames
+// are in order (Check), so it searches: a track keyed through a hundred sequences is cut a
+// hundred times.
 func (tr *Track) KeysIn(lo, hi int64) (first, end int) {
-	n := len(tr.Frames)
-	for first < n && tr.Frames[first] < lo {
-		first++
-	}
-	end = first
-	for end < n && tr.Frames[end] <= hi {
-		end++
-	}
+	first, _ = slices.BinarySearch(tr.Frames, lo) // the first at or after lo
+	end = first + sort.Search(len(tr.Frames)-first, func(i int) bool { return tr.Frames[first+i] > hi })
 	return first, end
 }
 
@@ -203,4 +202,40 @@ func (tr *Track) SortKeys() int {
 		tr.InTans, tr.OutTans = permute(tr.InTans), permute(tr.OutTans)
 	}
 	return moved
+}
+
+// Reach returns the farthest a vector track (width 3, such as a translation) takes its value
+// from rest: over its keys and, for Hermite and Bezier curves, the control points between which
+// the curve stays.
+func (tr *Track) Reach(rest [3]float32) float64 {
+	if tr.Width != 3 {
+		return 0
+	}
+	dist := func(v [3]float64) float64 {
+		d0, d1, d2 := v[0]-float64(rest[0]), v[1]-float64(rest[1]), v[2]-float64(rest[2])
+		return math.Sqrt(d0*d0 + d1*d1 + d2*d2)
+	}
+	at := func(s []float32, k int) [3]float64 {
+		return [3]float64{float64(s[3*k]), float64(s[3*k+1]), float64(s[3*k+2])}
+	}
+	far := 0.0
+	if len(tr.Default) == 3 {
+		far = dist(at(tr.Default, 0))
+	}
+	cubic := tr.cubic() && len(tr.InTans) == len(tr.Values) && len(tr.OutTans) == len(tr.Values)
+	for k := range len(tr.Values) / 3 {
+		v := at(tr.Values, k)
+		far = max(far, dist(v))
+		if !cubic {
+			continue
+		}
+		in, out := at(tr.InTans, k), at(tr.OutTans, k)
+		if tr.Interp == Hermite { // tangents for the normalised segment: control points v ∓ tan/3
+			for c := range 3 {
+				in[c], out[c] = v[c]-in[c]/3, v[c]+out[c]/3
+			}
+		}
+		far = max(far, dist(in), dist(out))
+	}
+	return far
 }

@@ -1,6 +1,7 @@
 package gltfenc
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"unsafe"
@@ -163,7 +164,9 @@ func (e *encoder) keyTimes(start int, times []float32) int {
 }
 
 // keyValues writes c's values and returns their output accessor. Rotation values (not cubic
-// tangents) are normalised where they are not unit length to float32 precision.
+// tangents) are normalised where they are not unit length to float32 precision; those of STEP
+// and LINEAR channels that allow the rounding are written as normalised 16-bit integers (see
+// rotationShorts).
 func (e *encoder) keyValues(start int, c *scene.Channel) int {
 	off := len(e.bin.b) - start
 	w := c.Path.Width()
@@ -172,6 +175,13 @@ func (e *encoder) keyValues(start int, c *scene.Channel) int {
 		typ = gltf.AccessorVec4
 	}
 	count := len(c.Values) / w
+	if c.Path == scene.PathRotation && c.Interp != scene.CubicSpline && c.Rounding >= scene.ShortRounding {
+		rotationShorts(e.bin.grow(len(c.Values)*2), c.Values)
+		acc, a := e.newAccessor()
+		a.BufferView, a.ByteOffset = e.index(e.animView), off
+		a.ComponentType, a.Normalized, a.Type, a.Count = gltf.ComponentShort, true, typ, count
+		return acc
+	}
 	if c.Path != scene.PathRotation {
 		e.bin.f32s(c.Values)
 	} else {
@@ -199,6 +209,28 @@ func (e *encoder) keyValues(start int, c *scene.Channel) int {
 	a.BufferView, a.ByteOffset = e.index(e.animView), off
 	a.ComponentType, a.Type, a.Count = gltf.ComponentFloat, typ, count
 	return acc
+}
+
+// rotationShorts writes rotation keys (x, y, z, w each) into dst as glTF's normalised signed
+// 16-bit integers, each key made unit length first: round(32767·c), which a reader turns back
+// into max(i/32767, −1). That halves the bytes of the keys that make up most of an animated
+// model's file, and moves no key by more than scene.ShortRounding. glTF allows it for rotation
+// outputs without an extension.
+func rotationShorts(dst []byte, vals []float32) {
+	for k := 0; k+4 <= len(vals); k += 4 {
+		q := [4]float32(vals[k : k+4])
+		qx, qy, qz, qw := float64(q[0]), float64(q[1]), float64(q[2]), float64(q[3])
+		if l2 := qx*qx + qy*qy + qz*qz + qw*qw; l2 < 1-5e-7 || l2 > 1+5e-7 {
+			q = unitQuat(q)
+		}
+		for i, c := range q {
+			v := math.Round(float64(c) * 32767)
+			if !(v >= -32767) { // also NaN, which validation rejects
+				v = -32767
+			}
+			binary.LittleEndian.PutUint16(dst[2*(k+i):], uint16(int16(min(v, 32767))))
+		}
+	}
 }
 
 // animationExtras carries the scene animation's own extras plus its timing, in x (empty).

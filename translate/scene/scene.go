@@ -230,4 +230,13 @@ type Channel struct {
 	// Values is flat: Path.Width() floats per key, or 3×Width per key for CubicSpline laid out as
 	// glTF does (in-tangent, value, out-tangent), tangents in units per second.
 	Values []float32
+	// Rounding is how far an encoder may move each value (for rotations, as the distance
+	// between unit quaternions) to store it more compactly; 0 keeps them as given. The decoder
+	// grants it out of what its model can take (see ShortRounding).
+	Rounding float32
 }
+
+// ShortRounding is how far storing a unit quaternion's components as 16-bit normalised integers
+// (glTF's compact rotations) moves it at most: half a step of 1/32767 in each of four
+// components. A rotation channel whose Rounding is at least this may be stored so.
+const ShortRounding = 3.1e-5

@@ -194,6 +194,9 @@ func (s *Scene) validateAnimation(i int) error {
 		if !allFinite(ch.Values) {
 			return invalid(cw(), "non-finite value")
 		}
+		if !(ch.Rounding >= 0) || !finite32(ch.Rounding) {
+			return invalid(cw(), "bad rounding %v", ch.Rounding)
+		}
 	}
 	return nil
 }

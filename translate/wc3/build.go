@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
@@ -53,10 +56,11 @@ type object struct {
 
 // nodeTrack is one transform track of one node, ready for cutting.
 type nodeTrack struct {
-	node int
-	path scene.Path
-	tr   *anim.Track
-	gseq int32
+	node     int
+	path     scene.Path
+	tr       *anim.Track
+	gseq     int32
+	rounding float32 // what the channels cut of it may be rounded by (scene.Channel.Rounding)
 }
 
 // Build converts a raw model read from src (as format "mdl" or "mdx") into a scene.
@@ -578,13 +582,23 @@ func (b *builder) animations() error {
 	if limit := min(max(len(b.src.Data)/4, minChannels), maxChannels); channels > limit {
 		return b.failErr(translate.ErrTooLarge, "%d animated node tracks × %d sequences is more than %d channels", len(b.tracks), len(b.m.Sequences), limit)
 	}
-	keyCap, keys := maxKeysBase+4*channels, 0
+	windows := make([]anim.Window, len(b.m.Sequences))
+	for si, sq := range b.m.Sequences {
+		windows[si] = anim.Window{Start: int64(sq.Interval[0]), End: int64(sq.Interval[1])}
+		if sq.Interval[1] < sq.Interval[0] {
+			windows[si] = anim.Window{Start: 0, End: 0} // left out below
+		}
+	}
+	cuts, err := b.cutAll(windows, maxKeysBase+4*channels)
+	if err != nil {
+		return err
+	}
 	for si, sq := range b.m.Sequences {
 		if sq.Interval[1] < sq.Interval[0] {
 			b.warn("sequence %d %q ends (%d) before it starts (%d); left out", si, sq.Name, sq.Interval[1], sq.Interval[0])
 			continue
 		}
-		w := anim.Window{Start: int64(sq.Interval[0]), End: int64(sq.Interval[1])}
+		w := windows[si]
 		a := scene.Animation{
 			Name: sq.Name, Duration: float32(float64(w.Duration()) / 1000), Loop: !sq.NonLooping,
 			Start: float64(w.Start) / 1000, End: float64(w.End) / 1000,
@@ -596,31 +610,27 @@ func (b *builder) animations() error {
 		}
 		var globals []scene.Extras
 		baked, capped := 0, 0
-		for _, nt := range b.tracks {
-			res, err := anim.Cut(nt.tr, w)
-			if errors.Is(err, anim.ErrTooManyKeys) {
-				b.warn("sequence %q: node %d %s: %v; held at its starting value", sq.Name, nt.node, nt.path, err)
-				res, err = anim.Cut(nt.tr, anim.Window{Start: w.Start, End: w.Start})
+		for ti, nt := range b.tracks {
+			c := &cuts[ti][si]
+			if c.tooMany != nil {
+				b.warn("sequence %q: node %d %s: %v; held at its starting value", sq.Name, nt.node, nt.path, c.tooMany)
 			}
-			if err != nil {
-				return b.fail("sequence %q: node %d %s: %v", sq.Name, nt.node, nt.path, err)
+			if c.err != nil {
+				return b.fail("sequence %q: node %d %s: %v", sq.Name, nt.node, nt.path, c.err)
 			}
-			ch := res.Channel
-			if keys += len(ch.Times); keys > keyCap {
-				return b.failErr(translate.ErrTooLarge, "animations need more than %d keys", keyCap)
-			}
-			ch.Node, ch.Path = nt.node, nt.path
+			ch := c.res.Channel
+			ch.Node, ch.Path, ch.Rounding = nt.node, nt.path, nt.rounding
 			a.Channels = append(a.Channels, ch)
 			if nt.tr.Global {
 				globals = append(globals, scene.Extras{
 					"node": nt.node, "path": string(nt.path), "globalSequence": nt.gseq,
-					"period": float64(nt.tr.Period) / 1000, "repeats": res.Repeats,
+					"period": float64(nt.tr.Period) / 1000, "repeats": c.res.Repeats,
 				})
 			}
-			if res.Baked {
+			if c.res.Baked {
 				baked++
 			}
-			if res.Capped {
+			if c.res.Capped {
 				capped++
 			}
 		}
@@ -640,14 +650,63 @@ func (b *builder) animations() error {
 	return nil
 }
 
-// translationShare is the bake tolerance of translation tracks, in parts of the model's size
-// (the diagonal of its vertices' bounding box): a hundredth of the 0.1 % the Blender playback
-// check allows, and never tighter than anim.BakeTolerance.
-const translationShare = 1e-5
+// cut is one node track cut to one sequence.
+type cut struct {
+	res     anim.Result
+	err     error
+	tooMany error // the track's first cut failed so (a global sequence too short for the clip) and it is held
+}
+
+// cutAll cuts every node track to every window, the tracks spread over the processors (each
+// track's cuts are independent, and baking one is most of a heavily animated model's
+// translation), and returns the cuts by track and window. It stops with ErrTooLarge once the
+// channels hold more than keyCap keys in all.
+func (b *builder) cutAll(windows []anim.Window, keyCap int) ([][]cut, error) {
+	cuts := make([][]cut, len(b.tracks))
+	var next, keys atomic.Int64
+	var tooLarge atomic.Bool
+	work := func() {
+		for {
+			ti := int(next.Add(1) - 1)
+			if ti >= len(b.tracks) || tooLarge.Load() {
+				return
+			}
+			tr := b.tracks[ti].tr
+			cuts[ti] = make([]cut, len(windows))
+			err := anim.CutEach(tr, windows, func(si int, res anim.Result, err error) bool {
+				c := &cuts[ti][si]
+				if errors.Is(err, anim.ErrTooManyKeys) {
+					c.tooMany = err
+					res, err = anim.Cut(tr, anim.Window{Start: windows[si].Start, End: windows[si].Start})
+				}
+				c.res, c.err = res, err
+				if keys.Add(int64(len(res.Channel.Times))) > int64(keyCap) {
+					tooLarge.Store(true)
+					return false
+				}
+				return !tooLarge.Load()
+			})
+			if err != nil {
+				for si := range cuts[ti] {
+					cuts[ti][si].err = err
+				}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(b.tracks)) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	if tooLarge.Load() {
+		return nil, b.failErr(translate.ErrTooLarge, "animations need more than %d keys", keyCap)
+	}
+	return cuts, nil
+}
 
 // prepareTracks converts every node transform track into scene terms, once.
 func (b *builder) prepareTracks() error {
-	tol := max(anim.BakeTolerance, modelSize(b.s.Meshes)*translationShare)
 	for ni, o := range b.objs {
 		var parentPivot [3]float32
 		if p := b.s.Nodes[ni].Parent; p >= 0 {
@@ -671,12 +730,10 @@ func (b *builder) prepareTracks() error {
 				b.warn("%s %q (ObjectId %d) %s track: keys out of frame order, %d of %d put in order (of keys at one frame the last in the file wins)",
 					o.block, o.node.Name, o.node.ObjectID, x.path, moved, len(tr.Frames))
 			}
-			if x.path == scene.PathTranslation {
-				tr.Tolerance = tol
-			}
 			b.tracks = append(b.tracks, nodeTrack{node: ni, path: x.path, tr: tr, gseq: x.t.GlobalSeq})
 		}
 	}
+	b.setTolerances()
 	return nil
 }
 

@@ -103,12 +103,15 @@ func TestBakeOrcFidelity(t *testing.T) {
 				l := math.Sqrt(ref[0]*ref[0] + ref[1]*ref[1] + ref[2]*ref[2] + ref[3]*ref[3])
 				dp, dn := 0.0, 0.0
 				for i := range 4 {
-					dp = max(dp, math.Abs(got[i]-ref[i]/l))
-					dn = max(dn, math.Abs(got[i]+ref[i]/l))
+					dp += (got[i] - ref[i]/l) * (got[i] - ref[i]/l)
+					dn += (got[i] + ref[i]/l) * (got[i] + ref[i]/l)
 				}
-				e := min(dp, dn)
+				e := math.Sqrt(min(dp, dn))
 				worst = max(worst, e)
-				if e > 1e-4 {
+				// The bake bounds the distance between quaternions; the glTF sampler's
+				// normalised slerp, float32 times and the
+				// bake's model of the curve between its checks add a little.
+				if e > 1.1*anim.RotationBakeTolerance {
 					t.Fatalf("%s: at %v s error %.3g", sq.Name, ts, e)
 				}
 			}
