@@ -25,7 +25,7 @@ func TestBakerArithmetic(t *testing.T) {
 	tracks, wins := synthRotations(6, 30, 1)
 	worstPt, worstChord := 0.0, 0.0
 	for _, tr := range tracks {
-		segs, _, err := tr.segments(wins[0])
+		segs, _, err := tr.segments(wins[0], nil)
 		if err != nil {
 			t.Fatal(err)
 		}

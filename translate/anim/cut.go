@@ -163,10 +163,10 @@ func (tr *Track) windowSegs(sw Window, off, dur float64, out []seg) []seg {
 }
 
 // segments returns the curve of clip w as pieces covering [0, w.Duration()] in order.
-func (tr *Track) segments(w Window) ([]seg, int, error) {
+func (tr *Track) segments(w Window, out []seg) ([]seg, int, error) {
 	dur := float64(w.Duration())
 	if !tr.Global {
-		return tr.windowSegs(w, 0, dur, nil), 0, nil
+		return tr.windowSegs(w, 0, dur, out), 0, nil
 	}
 	if tr.Period == 0 {
 		// A clock of length 0 never leaves 0.
@@ -179,7 +179,7 @@ func (tr *Track) segments(w Window) ([]seg, int, error) {
 	if float64(repeats)*float64(last-first+2) > MaxSegments {
 		return nil, 0, ErrTooManyKeys
 	}
-	out := make([]seg, 0, repeats*(last-first+1))
+	out = slices.Grow(out, repeats*(last-first+1))
 	for k := 0; k < repeats; k++ {
 		out = tr.windowSegs(Window{0, p}, float64(int64(k)*p), dur, out)
 	}
@@ -259,70 +259,160 @@ func (tr *Track) cut(w Window) (Result, error) {
 	if w.End < w.Start {
 		return res, badTrack("window [%d, %d] ends before it starts", w.Start, w.End)
 	}
-	interp := tr.OutputInterp()
-	res.Baked = tr.cubic()
-	width := tr.Width
 	buf := keyPool.Get().(*keyList)
 	defer func() { *buf = (*buf)[:0]; keyPool.Put(buf) }()
-	kl := *buf
+	c := cutter{tr: tr, interp: tr.OutputInterp(), kl: *buf, budget: MaxBakedKeys}
+	res.Baked = tr.cubic()
 	if w.Duration() == 0 {
-		kl.add(key{t: 0, v: tr.sample(w, 0)})
+		c.kl.add(key{t: 0, v: tr.sample(w, 0)})
 		if tr.Global {
 			res.Repeats = 1
 		}
 	} else {
-		segs, repeats, err := tr.segments(w)
-		if err != nil {
-			return Result{}, err
-		}
-		res.Repeats = repeats
-		kl = slices.Grow(kl, 2*len(segs)+2)
-		budget := MaxBakedKeys
-		started := false
-		var prev val
-		// boundary emits the key at clip time t (ms) where the curve arrives with value prev and
-		// leaves with v; a jump takes a second key one float32 step earlier.
-		boundary := func(t float64, v val) {
-			ts := secs(t)
-			switch {
-			case !started:
-				kl.add(key{t: ts, v: v})
-				started = true
-			case interp == scene.Step || same(v, prev, width, tr.Rotation):
-				// STEP holds the previous value up to t anyway.
-				kl.add(key{t: ts, v: v})
-			default:
-				kl.add(key{t: math.Nextafter32(ts, float32(math.Inf(-1))), v: prev})
-				kl.add(key{t: ts, v: v})
+		sb := segPool.Get().(*[]seg)
+		defer func() { *sb = (*sb)[:0]; segPool.Put(sb) }()
+		done := false
+		if tr.Global && tr.Period > 0 && w.Duration() > tr.Period {
+			var err error
+			if done, err = c.repeat(w, sb, &res); err != nil {
+				return Result{}, err
 			}
 		}
-		for i := range segs {
-			s := &segs[i]
-			switch s.kind {
-			case segSquad:
-				// Baking samples the ends anyway (normalised, as emit writes them).
-				prev = s.bake(func(v val) { boundary(s.a, v) }, &kl, &budget, &res.Capped)
-				continue
-			case segCubic:
-				boundary(s.a, s.value(s.a))
-				s.bakeCubic(&kl, &budget, &res.Capped)
-			default:
-				boundary(s.a, s.value(s.a))
+		if !done {
+			segs, repeats, err := tr.segments(w, (*sb)[:0])
+			if err != nil {
+				return Result{}, err
 			}
-			prev = s.value(s.b)
+			*sb = segs
+			res.Repeats = repeats
+			c.kl = slices.Grow(c.kl, 2*len(segs)+2)
+			c.pieces(segs)
 		}
 		// The value at the clip's end is the game's (for a global track whose period divides the
 		// clip, the start of the next period).
 		dur := float64(w.Duration())
-		boundary(dur, tr.sample(w, dur))
+		c.boundary(dur, tr.sample(w, dur))
 	}
-	res.Channel = emit(kl, interp, width, tr.Rotation)
-	*buf = kl
+	res.Capped = res.Capped || c.capped
+	res.Channel = emit(c.kl, c.interp, tr.Width, tr.Rotation)
+	*buf = c.kl
 	return res, nil
 }
 
-// keyPool recycles the key lists Cut builds before laying them out.
-var keyPool = sync.Pool{New: func() any { return new(keyList) }}
+// cutter lays out the keys of one cut.
+type cutter struct {
+	tr      *Track
+	interp  scene.Interp
+	kl      keyList
+	budget  int  // samples baking may still add
+	capped  bool // baking stopped at the budget or the time resolution
+	started bool // a key has been laid
+	prev    val  // the value the curve arrives with at the last boundary
+}
+
+// boundary lays the key at clip time t (ms) where the curve arrives with value c.prev and leaves
+// with v; a jump takes a second key one float32 step earlier.
+func (c *cutter) boundary(t float64, v val) {
+	ts := secs(t)
+	switch {
+	case !c.started:
+		c.kl.add(key{t: ts, v: v})
+		c.started = true
+	case c.interp == scene.Step || same(v, c.prev, c.tr.Width, c.tr.Rotation):
+		// STEP holds the previous value up to t anyway.
+		c.kl.add(key{t: ts, v: v})
+	default:
+		c.kl.add(key{t: math.Nextafter32(ts, float32(math.Inf(-1))), v: c.prev})
+		c.kl.add(key{t: ts, v: v})
+	}
+}
+
+// pieces lays out the keys of the curve's pieces, baking those that need it.
+func (c *cutter) pieces(segs []seg) {
+	for i := range segs {
+		s := &segs[i]
+		switch s.kind {
+		case segSquad:
+			// Baking samples the ends anyway (normalised, as emit writes them).
+			c.prev = s.bake(func(v val) { c.boundary(s.a, v) }, &c.kl, &c.budget, &c.capped)
+			continue
+		case segCubic:
+			c.boundary(s.a, s.value(s.a))
+			s.bakeCubic(&c.kl, &c.budget, &c.capped)
+		default:
+			c.boundary(s.a, s.value(s.a))
+		}
+		c.prev = s.value(s.b)
+	}
+}
+
+// repeat lays out a global-sequence track that repeats within clip w: its period is baked
+// once and its keys laid again period after period (a flag waving through a minute-long clip
+// is one bake, not fifty). The keys are those baking each period would give, up to the
+// rounding of their float32 times. It reports false, having laid nothing, when the repeats
+// would outrun the bake budget: Cut then bakes them one by one, up to the budget.
+func (c *cutter) repeat(w Window, sb *[]seg, res *Result) (bool, error) {
+	tr := c.tr
+	p := tr.Period
+	dur := float64(w.Duration())
+	repeats := int((w.Duration() + p - 1) / p)
+	first, last := tr.KeysIn(0, p)
+	if float64(repeats)*float64(last-first+2) > MaxSegments {
+		return false, ErrTooManyKeys
+	}
+	segs := tr.windowSegs(Window{0, p}, 0, float64(p), (*sb)[:0])
+	*sb = segs
+	kb := keyPool.Get().(*keyList)
+	defer func() { *kb = (*kb)[:0]; keyPool.Put(kb) }()
+	one := cutter{tr: tr, interp: c.interp, kl: *kb, budget: c.budget}
+	one.pieces(segs)
+	*kb = one.kl
+	if one.capped || (c.budget-one.budget)*repeats > c.budget {
+		return false, nil
+	}
+	c.budget -= (c.budget - one.budget) * repeats
+	res.Repeats = repeats
+	ks := one.kl
+	c.kl = slices.Grow(c.kl, repeats*len(ks)+2)
+	for k := range repeats {
+		off := float64(int64(k) * p)
+		for j := 0; j < len(ks); j++ {
+			t := float64(ks[j].t)*1000 + off
+			if t >= dur {
+				break // the clip ends in this period; Cut lays the key at its end
+			}
+			switch {
+			case j == 0:
+				c.boundary(t, ks[j].v)
+			case j+1 < len(ks) && ks[j].t == math.Nextafter32(ks[j+1].t, float32(math.Inf(-1))):
+				// A jump: its two keys a float32 step apart, a step of the clip's time now.
+				t2 := float64(ks[j+1].t)*1000 + off
+				if t2 >= dur {
+					j = len(ks)
+					continue
+				}
+				ts := secs(t2)
+				c.kl.add(key{t: math.Nextafter32(ts, float32(math.Inf(-1))), v: ks[j].v})
+				c.kl.add(key{t: ts, v: ks[j+1].v})
+				j++
+			default:
+				c.kl.add(key{t: secs(t), v: ks[j].v})
+			}
+		}
+		c.prev = one.prev // what the curve arrives with at the period's end
+	}
+	if rem := math.Mod(dur, float64(p)); rem != 0 {
+		c.prev = tr.at(Window{0, p}, rem) // the clip ends inside a period
+	}
+	return true, nil
+}
+
+// keyPool recycles the key lists Cut builds before laying them out, and segPool the pieces of
+// curve it cuts them from: a model cuts thousands of tracks.
+var (
+	keyPool = sync.Pool{New: func() any { return new(keyList) }}
+	segPool = sync.Pool{New: func() any { return new([]seg) }}
+)
 
 // quatDist is the largest component difference between two quaternions, up to sign.
 func quatDist(a, b val) float64 {

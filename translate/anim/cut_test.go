@@ -347,3 +347,55 @@ func TestBakeCubicLimits(t *testing.T) {
 		t.Errorf("late curve: %v, capped %v, %d keys", err, res.Capped, len(res.Channel.Times))
 	}
 }
+
+// A global-sequence track repeating through a clip is baked once and laid period after
+// period: the keys are those baking every period gives (up to the float32 rounding of their
+// times), jumps at the period's end included, for whole and partial last periods.
+func TestCutRepeatsLikeBakingEachPeriod(t *testing.T) {
+	perRepeat := func(tr *Track, w Window) scene.Channel {
+		c := cutter{tr: tr, interp: tr.OutputInterp(), budget: MaxBakedKeys}
+		segs, _, err := tr.segments(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.pieces(segs)
+		dur := float64(w.Duration())
+		c.boundary(dur, tr.sample(w, dur))
+		return emit(c.kl, c.interp, tr.Width, tr.Rotation)
+	}
+	for _, kind := range []string{"quat", "vec3", "scalar"} {
+		for _, interp := range []Interp{DontInterp, Linear, Hermite, Bezier} {
+			for _, frames := range [][]int64{{0, 300, 700, 1000}, {100, 400, 900}, {0, 1000}} {
+				tr := makeTrack(interp, kind, frames)
+				tr.Global, tr.Period = true, 1000
+				for _, w := range []Window{{0, 5000}, {2000, 6500}, {0, 60000}, {0, 1500}} {
+					name := fmt.Sprintf("%s %v %v %v", kind, interp, frames, w)
+					res, err := Cut(tr, w)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, want := res.Channel, perRepeat(tr, w)
+					// A partial last period is cut from the whole period's keys rather than baked
+					// to its end: a few keys either way.
+					if d := len(got.Times) - len(want.Times); d < -6 || d > 6 {
+						t.Errorf("%s: %d keys, baking each period gives %d", name, len(got.Times), len(want.Times))
+					}
+					width := len(want.Values) / len(want.Times)
+					for k := 0; k <= 2000; k++ {
+						ts := float32(float64(w.Duration()) / 1000 * float64(k) / 2000)
+						a, errA := gltfsample.Sample(string(got.Interp), got.Times, got.Values, width, ts)
+						b, errB := gltfsample.Sample(string(want.Interp), want.Times, want.Values, width, ts)
+						if errA != nil || errB != nil {
+							t.Fatal(errA, errB)
+						}
+						for i := range a {
+							if math.Abs(a[i]-b[i]) > 1e-4 {
+								t.Fatalf("%s at %v s: %v, baking each period %v", name, ts, a, b)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

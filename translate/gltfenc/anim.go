@@ -35,8 +35,11 @@ func (e *encoder) animations() {
 	// that target: glTF forbids two channels on one target within an animation.
 	seen := block(&m.seen, 3*len(s.Nodes))
 	start := -1
+	at := 0 // the first channel's place in e.arcs
 	for ai := range s.Animations {
 		a := &s.Animations[ai]
+		first := at
+		at += len(a.Channels)
 		if len(a.Channels) == 0 {
 			continue
 		}
@@ -66,7 +69,7 @@ func (e *encoder) animations() {
 				continue // glTF forbids two channels on one target
 			}
 			seen[t] = stamp
-			if c.Path == scene.PathRotation && c.Interp == scene.Linear {
+			if c.Path == scene.PathRotation && c.Interp == scene.Linear && (e.arcs == nil || e.arcs[first+ci] > 0) {
 				c = splitArcs(c)
 			}
 			in := e.keyTimes(start, c.Times)
@@ -224,7 +227,13 @@ func rotationShorts(dst []byte, vals []float32) {
 			q = unitQuat(q)
 		}
 		for i, c := range q {
-			v := math.Round(float64(c) * 32767)
+			v := float64(c) * 32767
+			// Round half away from zero (math.Round's rule), by truncation.
+			if v >= 0 {
+				v += 0.5
+			} else {
+				v -= 0.5
+			}
 			if !(v >= -32767) { // also NaN, which validation rejects
 				v = -32767
 			}

@@ -60,9 +60,11 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 	// The buffer is scratch memory: write copies it into the output (as base64 text or into the
 	// .glb), so it goes back to the pool once written. So does the document's memory, which
 	// the output shares nothing with either. After a panic both are left to the collector.
-	bin := getScratch(&binPool, plannedSize(s, opt))
+	size, arcs := plan(s, opt)
+	bin := getScratch(&binPool, size)
 	mem := getDocMem()
 	e := newEncoder(s, opt, bin, mem)
+	e.arcs = arcs
 	if err := e.build(); err != nil {
 		putScratch(&binPool, e.bin.b, maxPooledBin)
 		mem.release()
@@ -84,7 +86,9 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 // The document and its buffer belong to the caller.
 func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
 	// A fresh docMem, never released: the document's objects are carved from it.
-	e := newEncoder(s, opt, make([]byte, 0, plannedSize(s, opt)), new(docMem))
+	size, arcs := plan(s, opt)
+	e := newEncoder(s, opt, make([]byte, 0, size), new(docMem))
+	e.arcs = arcs
 	if err := e.build(); err != nil {
 		return nil, err
 	}
@@ -217,6 +221,7 @@ type encoder struct {
 	times     map[string]int // raw key times → input accessor, shared between samplers
 	skeletons []int          // per skin: the skeleton node written, -1 for none
 	textures  map[int]int    // scene texture → glTF texture, for those written
+	arcs      []int32        // per channel of the scene, in order, what splitArcs adds (nil: unknown)
 
 	// Slabs for the document's many small objects, sized for the scene by newEncoder.
 	accs  slab[gltf.Accessor]
@@ -266,7 +271,13 @@ func (e *encoder) build() error {
 // channels and unused or unloadable textures may shrink it), so that the buffer is never
 // regrown. Every section it counts is a multiple of 4 bytes or padded to one, as written.
 func plannedSize(s *scene.Scene, opt Options) int {
-	n := 0
+	n, _ := plan(s, opt)
+	return n
+}
+
+// plan is plannedSize, and the number of samples splitArcs adds to each channel (all the
+// scene's channels in order), counted once for both.
+func plan(s *scene.Scene, opt Options) (n int, arcs []int32) {
 	if opt.Binary || opt.EmbedImages {
 		for i := range s.Textures {
 			if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.ImagePath() != "" {
@@ -299,16 +310,24 @@ func plannedSize(s *scene.Scene, opt Options) int {
 	for _, sk := range s.Skins {
 		n += len(sk.InverseBind) * 64
 	}
+	channels := 0
+	for _, a := range s.Animations {
+		channels += len(a.Channels)
+	}
+	arcs = make([]int32, 0, channels)
 	for _, a := range s.Animations {
 		for ci := range a.Channels {
 			c := &a.Channels[ci]
 			n += (len(c.Times) + len(c.Values)) * 4
+			extra := 0
 			if c.Path == scene.PathRotation && c.Interp == scene.Linear {
-				n += arcSamples(c) * 20
+				extra = arcSamples(c)
+				n += extra * 20
 			}
+			arcs = append(arcs, int32(extra))
 		}
 	}
-	return n
+	return n, arcs
 }
 
 // view adds a bufferView over the bytes written since start and pads the buffer to 4 bytes.
