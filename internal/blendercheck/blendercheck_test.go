@@ -14,8 +14,11 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	_ "github.com/modelfs/modelfs/translate/all"
+	"github.com/modelfs/modelfs/translate/wc3/mdl"
+	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -133,6 +136,78 @@ func TestBlenderImport(t *testing.T) {
 		t.Fatalf("running %s: %v", bin, err)
 	case !strings.Contains(buf.String(), "summary: "):
 		t.Errorf("blender exited 0 without the checker's summary; output above")
+	}
+}
+
+// TestBlenderHeavy checks the animation-heavy fixtures (a menu scene of 417 nodes, a unit of
+// 148 sequences, a dense mesh), as the mount serves them, with the validator, and imports them
+// into Blender, playing every animation.
+func TestBlenderHeavy(t *testing.T) {
+	bin := blender(t)
+	repo := corpus.RepoRoot(t)
+	src := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(src, "Textures"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	crate, err := os.ReadFile(filepath.Join(repo, "testdata", "sample", "Textures", "Crate.blp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]func() ([]byte, error){
+		"Textures/Crate.blp": func() ([]byte, error) { return crate, nil },
+		"HeavyMenu.mdx":      func() ([]byte, error) { return mdx.Encode(fixtures.HeavyMenu()) },
+		"HeavyUnit.mdx":      func() ([]byte, error) { return mdx.Encode(fixtures.HeavyUnit()) },
+		"HeavyMesh.mdl":      func() ([]byte, error) { return mdl.Encode(fixtures.HeavyMesh()) },
+	}
+	for name, make := range files {
+		data, err := make()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, filepath.FromSlash(name)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := mount(t, src)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	// The .glb only: the .gltf holds the same scene, and each import of these takes seconds.
+	out := filepath.Join(t.TempDir(), "glb")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"HeavyMenu.mdx", "HeavyUnit.mdx", "HeavyMesh.mdl"} {
+		for _, kind := range []string{".glb", ".json"} {
+			data, err := os.ReadFile(filepath.Join(dir, name+kind))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(out, name+kind), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	glbs, _ := filepath.Glob(filepath.Join(out, "*.glb"))
+	gltfvalidate.Check(t, glbs...)
+	cmd := exec.CommandContext(ctx, bin, "-b", "--factory-startup", "--python-exit-code", "1",
+		"--python", filepath.Join(repo, "scripts", "blender", "check.py"), "--", out)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Run()
+	passed := 0
+	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "FAIL "):
+			t.Error(line)
+		case strings.HasPrefix(line, "PASS "):
+			passed++
+			t.Log(line)
+		default:
+			t.Log(line)
+		}
+	}
+	if err != nil || passed != 3 {
+		t.Errorf("blender check: %v, %d of 3 passed; output above", err, passed)
 	}
 }
 
