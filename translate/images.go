@@ -3,9 +3,11 @@ package translate
 import (
 	"bytes"
 	"fmt"
+	"github.com/modelfs/modelfs/translate/gltfenc"
 	"image"
 	_ "image/jpeg" // JPEG textures pass through; their headers are checked
 	_ "image/png"  // likewise PNG
+	"io"
 	"slices"
 	"sync"
 
@@ -217,6 +219,26 @@ func (memo imageFiles) load(src Source, name string, embed bool) ([]byte, string
 func Output(src Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]byte, error) {
 	LoadImages(src, s, embeds(kind, opt))
 	return Encode(s, kind, opt)
+}
+
+// OutputTo writes what Output returns to w, a .glb without assembling it in memory first. A
+// write error is returned as it is.
+func OutputTo(w io.Writer, src Source, s *scene.Scene, kind Kind, opt EncodeOptions) (err error) {
+	LoadImages(src, s, embeds(kind, opt))
+	if kind != GLB {
+		out, err := Encode(s, kind, opt)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(out)
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
+		}
+	}()
+	return gltfenc.EncodeTo(w, s, gltfenc.Options{Binary: true})
 }
 
 // embeds reports whether the output kind carries its images.

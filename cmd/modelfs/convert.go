@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/modelfs/modelfs/translate"
@@ -82,6 +84,7 @@ func (c *convertCmd) Run(e *env) error {
 		return err
 	}
 	defer root.Close()
+	defer relaxGC(len(src.Data))()
 	src.Options = c.Decoder
 	if kind == translate.PNG {
 		out, err := translate.ConvertTexture(src.Name, src.Data)
@@ -158,21 +161,27 @@ func same(dst string, root *os.Root, name string) bool {
 
 // writeKind makes the output of kind for s and writes it to path atomically.
 func writeKind(src translate.Source, s *scene.Scene, kind translate.Kind, path, mtlName string, embed bool) error {
-	out, err := translate.Output(src, s, kind, translate.EncodeOptions{MTLName: mtlName, EmbedImages: embed})
-	if err != nil {
-		return err
-	}
-	return writeAtomic(path, out)
+	return writeAtomicWith(path, func(w io.Writer) error {
+		return translate.OutputTo(w, src, s, kind, translate.EncodeOptions{MTLName: mtlName, EmbedImages: embed})
+	})
 }
 
 // writeAtomic writes data to a temporary file beside path and renames it into place, so a
 // reader never sees a half-written file.
 func writeAtomic(path string, data []byte) error {
+	return writeAtomicWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomicWith is writeAtomic of what write writes; when it fails, nothing is left behind.
+func writeAtomicWith(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(data)
+	werr := write(f)
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr
@@ -187,4 +196,21 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(f.Name())
 	}
 	return werr
+}
+
+// relaxGC keeps the garbage collector from running while one model of size bytes is converted,
+// until the heap nears a limit far above what its translation needs (about eight times the
+// source): a process that exits once the file is written gains nothing from collecting sooner.
+// GOGC or GOMEMLIMIT in the environment win. It returns the function that restores the settings.
+func relaxGC(size int) (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := max(512<<20, 16*int64(size))
+	oldLimit := debug.SetMemoryLimit(limit)
+	oldPercent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	}
 }

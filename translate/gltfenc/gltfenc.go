@@ -24,6 +24,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path"
 	"strconv"
@@ -49,16 +50,31 @@ const Generator = "modelfs"
 // Encode writes s as glTF. The same scene always gives the same bytes. s should have passed
 // scene.Validate; an inconsistent scene gives an error, never a panic.
 func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
+	err = encodeWith(s, opt, func(doc *gltf.Document) (err error) {
+		out, err = write(doc, opt)
+		return err
+	})
+	return out, err
+}
+
+// EncodeTo writes what Encode returns to w, a .glb in its parts rather than assembled in memory
+// first. A write error is returned as it is.
+func EncodeTo(w io.Writer, s *scene.Scene, opt Options) error {
+	return encodeWith(s, opt, func(doc *gltf.Document) error { return writeTo(w, doc, opt) })
+}
+
+// encodeWith builds the document for s and hands it to finish, which writes it.
+func encodeWith(s *scene.Scene, opt Options, finish func(*gltf.Document) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("gltfenc: inconsistent scene: %v", r)
+			err = fmt.Errorf("gltfenc: inconsistent scene: %v", r)
 		}
 	}()
 	if s == nil {
-		return nil, errors.New("gltfenc: nil scene")
+		return errors.New("gltfenc: nil scene")
 	}
-	// The buffer is scratch memory: write copies it into the output (as base64 text or into the
-	// .glb), so it goes back to the pool once written. So does the document's memory, which
+	// The buffer is scratch memory: writing copies it into the output (as base64 text or into
+	// the .glb), so it goes back to the pool once written. So does the document's memory, which
 	// the output shares nothing with either. After a panic both are left to the collector.
 	size, arcs := plan(s, opt)
 	bin := getScratch(&binPool, size)
@@ -68,17 +84,17 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 	if err := e.build(); err != nil {
 		putScratch(&binPool, e.bin.b, maxPooledBin)
 		mem.release()
-		return nil, err
+		return err
 	}
-	out, err = write(e.doc, opt)
+	err = finish(e.doc)
 	if unencodable(err) {
 		if err = safeExtras(e.doc); err == nil {
-			out, err = write(e.doc, opt)
+			err = finish(e.doc)
 		}
 	}
 	putScratch(&binPool, e.bin.b, maxPooledBin)
 	mem.release()
-	return out, err
+	return err
 }
 
 // Document builds the glTF document for s, with the binary data in doc.Buffers[0].Data

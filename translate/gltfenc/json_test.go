@@ -34,7 +34,7 @@ func checkFast(t *testing.T, name string, doc *gltf.Document) {
 		if err != nil {
 			t.Fatalf("%s binary=%v: qmuntal: %v", name, binary, err)
 		}
-		got, ok := writeFast(doc, binary)
+		got, ok := fastBytes(doc, binary)
 		if !ok {
 			t.Fatalf("%s binary=%v: the fast writer refused the document", name, binary)
 		}
@@ -489,7 +489,7 @@ func TestFastJSONFallback(t *testing.T) {
 			doc := featureDoc(true)
 			f(doc)
 			want, wantErr := qmuntalBytes(doc, binary)
-			if _, ok := writeFast(doc, binary); ok && (wantErr != nil || !fastSupportedCase(name, binary)) {
+			if _, ok := fastBytes(doc, binary); ok && (wantErr != nil || !fastSupportedCase(name, binary)) {
 				t.Errorf("%s binary=%v: the fast writer took the document", name, binary)
 			}
 			if wantErr != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"io"
 	"sync"
 
 	"github.com/qmuntal/gltf"
@@ -57,17 +58,58 @@ const (
 // qmuntal/gltf's encoder otherwise (or when the fast writer met a value it cannot write, so that
 // the error is qmuntal's).
 func write(doc *gltf.Document, opt Options) ([]byte, error) {
-	if out, ok := writeFast(doc, opt.Binary); ok {
+	if out, ok := fastBytes(doc, opt.Binary); ok {
 		return out, nil
 	}
 	return writeReference(doc, opt)
 }
 
-// writeFast writes doc as a .gltf or .glb with the fast JSON writer; ok is false when it cannot,
-// and nothing was written.
-func writeFast(doc *gltf.Document, binary bool) (out []byte, ok bool) {
+// fastBytes is writeFast into one new slice.
+func fastBytes(doc *gltf.Document, binary bool) (out []byte, ok bool) {
+	ok = writeFast(doc, binary, func(parts ...[]byte) error {
+		out = join(parts)
+		return nil
+	})
+	return out, ok
+}
+
+// writeTo is write into w: a .glb goes out part by part, never assembled in memory.
+func writeTo(w io.Writer, doc *gltf.Document, opt Options) error {
+	var werr error
+	if writeFast(doc, opt.Binary, func(parts ...[]byte) error {
+		for _, p := range parts {
+			if _, werr = w.Write(p); werr != nil {
+				return werr
+			}
+		}
+		return nil
+	}) {
+		return werr
+	}
+	out, err := writeReference(doc, opt)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// join returns the parts as one new slice of their total length.
+func join(parts [][]byte) []byte {
+	if len(parts) == 1 {
+		return bytes.Clone(parts[0])
+	}
+	// bytes.Join makes one allocation of the exact total without zeroing it first, then copies
+	// each part once.
+	return bytes.Join(parts, nil)
+}
+
+// writeFast writes doc as a .gltf or .glb with the fast JSON writer, handing the output's parts
+// in order to emit (which must not keep them: they are scratch memory); ok is false when it
+// cannot, and nothing was emitted.
+func writeFast(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) (ok bool) {
 	if !fastSupported(doc) {
-		return nil, false
+		return false
 	}
 	var data []byte
 	hasBin := len(doc.Buffers) > 0
@@ -76,7 +118,7 @@ func writeFast(doc *gltf.Document, binary bool) (out []byte, ok bool) {
 		data = b.Data
 		if binary {
 			if len(data) < b.ByteLength {
-				return nil, false // qmuntal reports io.ErrShortBuffer
+				return false // qmuntal reports io.ErrShortBuffer
 			}
 			data = data[:b.ByteLength]
 		}
@@ -89,22 +131,21 @@ func writeFast(doc *gltf.Document, binary bool) (out []byte, ok bool) {
 	js, at, err := appendDocument(scratch, doc, binary)
 	if err != nil {
 		putScratch(&jsonPool, scratch, maxPooledJSON)
-		return nil, false
+		return false
 	}
 	if binary {
-		out = assembleGLB(js, data, hasBin)
+		js = glbParts(js, data, hasBin, emit)
 	} else {
-		out = assembleGLTF(js, at, data)
+		emit(assembleGLTF(js, at, data))
 	}
 	putScratch(&jsonPool, js, maxPooledJSON)
-	return out, true
+	return true
 }
 
-// assembleGLB returns a new .glb made of js — the JSON text after room for the file and JSON
-// chunk headers, which are filled in here — padded with spaces, and, when hasBin, a BIN chunk
-// holding bin padded with zeros. js is modified (headers, padding); the result shares no memory
-// with js or bin.
-func assembleGLB(js, bin []byte, hasBin bool) []byte {
+// glbParts emits the parts of a .glb made of js — the JSON text after room for the file and
+// JSON chunk headers, which are filled in here — padded with spaces, and, when hasBin, a BIN
+// chunk holding bin padded with zeros. It returns js, extended by its padding.
+func glbParts(js, bin []byte, hasBin bool, emit func(parts ...[]byte) error) []byte {
 	for len(js)%4 != 0 {
 		js = append(js, ' ') // the header is 20 bytes, so the JSON chunk ends 4-aligned too
 	}
@@ -121,15 +162,15 @@ func assembleGLB(js, bin []byte, hasBin bool) []byte {
 	le.PutUint32(js[12:], uint32(paddedJSON))
 	le.PutUint32(js[16:], glbChunkJSON)
 	if !hasBin {
-		return bytes.Clone(js)
+		emit(js)
+		return js
 	}
 	var head [glbChunkHead]byte
 	le.PutUint32(head[0:], uint32(binPadded))
 	le.PutUint32(head[4:], glbChunkBIN)
 	var zeros [3]byte
-	// bytes.Join makes one allocation of the exact total without zeroing it first, then copies
-	// each part once.
-	return bytes.Join([][]byte{js, head[:], bin, zeros[:binPadded-len(bin)]}, nil)
+	emit(js, head[:], bin, zeros[:binPadded-len(bin)])
+	return js
 }
 
 // assembleGLTF returns a new .gltf: js with the base64 text of data inserted at at (no insertion

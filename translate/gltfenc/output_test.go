@@ -2,6 +2,7 @@ package gltfenc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 	"unsafe"
@@ -94,3 +95,32 @@ func TestJointOutOfRange(t *testing.T) {
 		t.Errorf("error %v, want %s", err, want)
 	}
 }
+
+// EncodeTo writes exactly what Encode returns, and reports a failing writer's error.
+func TestEncodeTo(t *testing.T) {
+	for _, tc := range testScenes() {
+		s := withImages(t, tc.s)
+		for _, opt := range []Options{{}, {Binary: true}, {EmbedImages: true}} {
+			want, err := Encode(s, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := EncodeTo(&got, s, opt); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%s %+v: EncodeTo wrote %d bytes unlike Encode's %d", tc.name, opt, got.Len(), len(want))
+			}
+			if err := EncodeTo(failingWriter{}, s, opt); !errors.Is(err, errFailingWriter) {
+				t.Errorf("%s %+v: a failing writer gave %v", tc.name, opt, err)
+			}
+		}
+	}
+}
+
+var errFailingWriter = errors.New("disk full")
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errFailingWriter }
