@@ -3,82 +3,46 @@ package translate
 import (
 	"bytes"
 	"fmt"
-	"github.com/modelfs/modelfs/translate/gltfenc"
 	"image"
 	_ "image/jpeg" // JPEG textures pass through; their headers are checked
 	_ "image/png"  // likewise PNG
 	"io"
 	"slices"
-	"sync"
+
+	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/gltfenc"
+	"github.com/modelfs/modelfs/translate/pngenc"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// ImageCodec is the texture support the texture package registers: the lower-case extensions it
-// reads (".blp", ".tga"), a decoder, a check of everything but the pixels (as image.DecodeConfig
-// does), and a deterministic PNG encoder.
-type ImageCodec struct {
-	Exts         []string
-	Decode       func(name string, data []byte) (image.Image, error)
-	DecodeConfig func(name string, data []byte) (image.Config, error)
-	EncodePNG    func(img image.Image) ([]byte, error)
-	// Notes, if set, lists what a texture departs from its format in where the decoder goes
-	// on (a header field the game ignores, say); each becomes a warning of the models using it.
-	Notes func(name string, data []byte) []string
-}
-
-var (
-	imgMu    sync.RWMutex
-	imgCodec *ImageCodec
-)
-
-// RegisterImages installs the texture codec; the texture package calls it from its init function.
-func RegisterImages(c ImageCodec) {
-	imgMu.Lock()
-	defer imgMu.Unlock()
-	c.Exts = slices.Clone(c.Exts)
-	imgCodec = &c
-}
-
-func codec() *ImageCodec {
-	imgMu.RLock()
-	defer imgMu.RUnlock()
-	return imgCodec
-}
-
-// IsTextureName reports whether name is a texture file that modelfs offers as NAME.EXT.png.
-func IsTextureName(name string) bool {
-	c := codec()
-	return c != nil && slices.Contains(c.Exts, Ext(name))
-}
-
-// decodeTexture decodes a texture file, turning a decoder panic into an *InternalError.
+// decodeTexture decodes a texture file, turning a decoder panic into an *codec.InternalError.
 func decodeTexture(name string, data []byte) (img image.Image, err error) {
-	c := codec()
-	if c == nil || !IsTextureName(name) {
-		return nil, &UnsupportedError{File: name, Msg: "not a texture format modelfs reads"}
+	f := codec.ImageFormat(name)
+	if f == nil {
+		return nil, &codec.UnsupportedError{File: name, Msg: "not a texture format modelfs reads"}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			img, err = nil, &InternalError{File: name, Stage: "decode", Panic: r}
+			img, err = nil, &codec.InternalError{File: name, Stage: "decode", Panic: r}
 		}
 	}()
-	return c.Decode(name, data)
+	return f.DecodeImage(name, data)
 }
 
 // checkTexture makes every check decodeTexture makes short of decoding the pixels; the error
 // for a file it refuses is the one decodeTexture gives.
 func checkTexture(name string, data []byte) (err error) {
-	c := codec()
-	if c == nil || !IsTextureName(name) {
-		return &UnsupportedError{File: name, Msg: "not a texture format modelfs reads"}
+	f := codec.ImageFormat(name)
+	if f == nil {
+		return &codec.UnsupportedError{File: name, Msg: "not a texture format modelfs reads"}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = &InternalError{File: name, Stage: "decode", Panic: r}
+			err = &codec.InternalError{File: name, Stage: "decode", Panic: r}
 		}
 	}()
-	_, err = c.DecodeConfig(name, data)
+	_, err = f.DecodeConfig(name, data)
 	return err
 }
 
@@ -89,12 +53,12 @@ func ConvertTexture(name string, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return codec().EncodePNG(img)
+	return pngenc.Encode(img)
 }
 
 // imageMIME returns the glTF MIME type of an image file modelfs passes through unchanged.
 func imageMIME(name string) string {
-	switch Ext(name) {
+	switch codec.Ext(name) {
 	case ".png":
 		return "image/png"
 	case ".jpg", ".jpeg":
@@ -108,7 +72,7 @@ func imageMIME(name string) string {
 // full when embed asks for its bytes — so that a texture that cannot be shown gets ImageError
 // and a warning, and its material is written without an image. With embed, it also fills in
 // Image and MIME: the file's own bytes for PNG and JPEG, a PNG translation for the others.
-func LoadImages(src Source, s *scene.Scene, embed bool) {
+func LoadImages(src codec.Source, s *scene.Scene, embed bool) {
 	loadImages(src, s, embed, nil)
 }
 
@@ -130,8 +94,8 @@ type imageFile struct {
 // imageFiles memoises imageFile by resolved name; nil means nothing is remembered.
 type imageFiles map[string]*imageFile
 
-func loadImages(src Source, s *scene.Scene, embed bool, memo imageFiles) {
-	if src.Open == nil {
+func loadImages(src codec.Source, s *scene.Scene, embed bool, memo imageFiles) {
+	if src.FS == nil {
 		return
 	}
 	for i := range s.Textures {
@@ -155,14 +119,14 @@ func loadImages(src Source, s *scene.Scene, embed bool, memo imageFiles) {
 }
 
 // notes returns the codec's notes on the image file name, which load has read.
-func (memo imageFiles) notes(src Source, name string) []string {
-	c := codec()
+func (memo imageFiles) notes(src codec.Source, name string) []string {
+	c := codec.ImageFormat(name)
 	if c == nil || c.Notes == nil || imageMIME(name) != "" {
 		return nil
 	}
 	f := memo[name]
 	if f == nil {
-		data, err := src.Open(name)
+		data, err := src.ReadFile(name)
 		if err != nil {
 			return nil
 		}
@@ -175,11 +139,11 @@ func (memo imageFiles) notes(src Source, name string) []string {
 }
 
 // load returns the image file name as an output needs it (see LoadImages).
-func (memo imageFiles) load(src Source, name string, embed bool) ([]byte, string, error) {
+func (memo imageFiles) load(src codec.Source, name string, embed bool) ([]byte, string, error) {
 	f := memo[name]
 	if f == nil {
 		f = &imageFile{}
-		f.data, f.readErr = src.Open(name)
+		f.data, f.readErr = src.ReadFile(name)
 		if memo != nil {
 			memo[name] = f
 		}
@@ -191,7 +155,7 @@ func (memo imageFiles) load(src Source, name string, embed bool) ([]byte, string
 		if !f.checked {
 			f.checked = true
 			if _, _, err := image.DecodeConfig(bytes.NewReader(f.data)); err != nil {
-				f.check = &FormatError{Format: mime, File: name, Offset: -1, Msg: "unreadable image", Err: err}
+				f.check = &codec.FormatError{Format: mime, File: name, Offset: -1, Msg: "unreadable image", Err: err}
 			}
 		}
 		return f.data, mime, f.check
@@ -216,14 +180,14 @@ func (memo imageFiles) load(src Source, name string, embed bool) ([]byte, string
 // Output encodes a decoded scene as kind, first checking its textures (and, for .glb, which
 // embeds them, loading their images). It is the one place outputs are made, for
 // `modelfs convert` and the mount alike.
-func Output(src Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]byte, error) {
+func Output(src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]byte, error) {
 	LoadImages(src, s, embeds(kind, opt))
 	return Encode(s, kind, opt)
 }
 
 // OutputTo writes what Output returns to w, a .glb without assembling it in memory first. A
 // write error is returned as it is.
-func OutputTo(w io.Writer, src Source, s *scene.Scene, kind Kind, opt EncodeOptions) (err error) {
+func OutputTo(w io.Writer, src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions) (err error) {
 	LoadImages(src, s, embeds(kind, opt))
 	if kind != GLB {
 		out, err := Encode(s, kind, opt)
@@ -235,7 +199,7 @@ func OutputTo(w io.Writer, src Source, s *scene.Scene, kind Kind, opt EncodeOpti
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = &InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
+			err = &codec.InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
 		}
 	}()
 	return gltfenc.EncodeTo(w, s, gltfenc.Options{Binary: true})
@@ -249,7 +213,7 @@ func embeds(kind Kind, opt EncodeOptions) bool {
 // Outputs makes every kind of kinds from one decoded scene: out[i] and errs[i] are what Output
 // of kinds[i] gives for a scene just decoded, byte for byte, while each image file is read,
 // checked and decoded once for all of them. The scene is left as it was given.
-func Outputs(src Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) (out [][]byte, errs []error) {
+func Outputs(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) (out [][]byte, errs []error) {
 	out, errs = make([][]byte, len(kinds)), make([]error, len(kinds))
 	OutputsFunc(src, s, kinds, opt, func(i int, doc []byte, err error) { out[i], errs[i] = doc, err })
 	return out, errs
@@ -258,10 +222,10 @@ func Outputs(src Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) (out [
 // OutputsFunc is Outputs handing each document to yield as soon as it is made, so that a caller
 // storing them one by one holds one at a time. Every file the outputs read through src is read
 // before the first call of yield.
-func OutputsFunc(src Source, s *scene.Scene, kinds []Kind, opt EncodeOptions, yield func(i int, doc []byte, err error)) {
+func OutputsFunc(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptions, yield func(i int, doc []byte, err error)) {
 	textures, warnings := slices.Clone(s.Textures), len(s.Warnings)
 	memo := imageFiles{}
-	if src.Open != nil {
+	if src.FS != nil {
 		for _, t := range s.Textures {
 			if t.Resolved != "" && t.ImageError == "" && t.Image == nil {
 				memo.load(src, t.Resolved, false) // reads it, as every kind will

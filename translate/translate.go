@@ -2,6 +2,9 @@ package translate
 
 import (
 	"fmt"
+	"io/fs"
+
+	"github.com/modelfs/modelfs/translate/codec"
 
 	"github.com/modelfs/modelfs/translate/gltfenc"
 	"github.com/modelfs/modelfs/translate/metajson"
@@ -51,61 +54,107 @@ type EncodeOptions struct {
 }
 
 // Decode sniffs src, decodes it with the matching format and validates the scene. A panic in
-// the decoder is returned as an *InternalError.
-func Decode(src Source) (s *scene.Scene, f *Format, err error) {
+// the decoder is returned as an *codec.InternalError.
+func Decode(src codec.Source) (s *scene.Scene, f *codec.Format, err error) {
 	head := src.Data
-	if len(head) > SniffLen {
-		head = head[:SniffLen]
+	if len(head) > codec.SniffLen {
+		head = head[:codec.SniffLen]
 	}
-	f, err = Sniff(src.Name, head)
+	f, err = codec.Sniff(src.Name, head)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s, err = nil, &InternalError{File: src.Name, Stage: "decode", Panic: r}
+			s, err = nil, &codec.InternalError{File: src.Name, Stage: "decode", Panic: r}
 		}
 	}()
-	src.List = memoList(src.List)
+	src.FS = memoFS(src.FS)
 	s, err = f.Decode(src)
 	if err != nil {
 		return nil, f, err
 	}
-	if src.List != nil {
+	if src.FS != nil {
 		resolveTextures(src, s)
 	}
 	if err := s.Validate(); err != nil {
-		return nil, f, &FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
+		return nil, f, &codec.FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
 	}
 	return s, f, nil
 }
 
-// memoList wraps a ListFunc so that each directory is listed at most once per translation:
+// memoFS wraps a source's tree so that each folder is listed at most once per translation:
 // companion and texture lookups ask for the same folders many times.
-func memoList(list ListFunc) ListFunc {
-	if list == nil {
+func memoFS(tree fs.FS) fs.FS {
+	if tree == nil {
 		return nil
 	}
-	type result struct {
-		names []string
-		err   error
+	m := &listed{FS: tree, dirs: map[string]listing{}}
+	if fold, ok := tree.(codec.FoldFS); ok {
+		return foldListed{m, fold}
 	}
-	seen := make(map[string]result)
-	return func(dir string) ([]string, error) {
-		if r, ok := seen[dir]; ok {
-			return r.names, r.err
+	return m
+}
+
+type listing struct {
+	entries []fs.DirEntry
+	err     error
+}
+
+// listed is a tree whose listings are remembered.
+type listed struct {
+	fs.FS
+	dirs map[string]listing
+}
+
+// ReadDir lists the folder name once.
+func (m *listed) ReadDir(name string) ([]fs.DirEntry, error) {
+	if l, ok := m.dirs[name]; ok {
+		return l.entries, l.err
+	}
+	entries, err := fs.ReadDir(m.FS, name)
+	m.dirs[name] = listing{entries, err}
+	return entries, err
+}
+
+// ReadFile reads through the tree's own ReadFile, when it has one.
+func (m *listed) ReadFile(name string) ([]byte, error) { return fs.ReadFile(m.FS, name) }
+
+// foldListed is listed for a tree that resolves names ignoring case itself.
+type foldListed struct {
+	*listed
+	fold codec.FoldFS
+}
+
+// FindFold asks the tree.
+func (f foldListed) FindFold(name string) (string, bool) { return f.fold.FindFold(name) }
+
+// resolveTextures fills in Resolved for every texture of s that names a file, and records in the
+// scene's warnings the references that could not be resolved.
+func resolveTextures(src codec.Source, s *scene.Scene) {
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.Path == "" || t.Resolved != "" {
+			continue
 		}
-		names, err := list(dir)
-		seen[dir] = result{names, err}
-		return names, err
+		found, reason := src.ResolveTexture(t.Path)
+		if found == "" {
+			if !t.Guess { // a missing stand-in is expected, not a fault of the model
+				s.Warnings = append(s.Warnings, "texture "+quote(t.Path)+": "+reason)
+			}
+			continue
+		}
+		t.Resolved = found
 	}
 }
+
+func quote(s string) string { return "\"" + s + "\"" }
 
 // Encode serialises a validated scene as kind.
 func Encode(s *scene.Scene, kind Kind, opt EncodeOptions) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
+			out, err = nil, &codec.InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
 		}
 	}()
 	switch kind {
@@ -123,8 +172,14 @@ func Encode(s *scene.Scene, kind Kind, opt EncodeOptions) (out []byte, err error
 	return nil, fmt.Errorf("unknown output kind %q", kind)
 }
 
+// ErrorDocument is the .json served in place of the metadata of a model that failed to
+// translate, naming the source, its format when known ("" otherwise) and the error.
+func ErrorDocument(path, format string, err error) []byte {
+	return metajson.EncodeError(path, format, err)
+}
+
 // Translate decodes src and makes its output of kind (see Output).
-func Translate(src Source, kind Kind, opt EncodeOptions) ([]byte, error) {
+func Translate(src codec.Source, kind Kind, opt EncodeOptions) ([]byte, error) {
 	s, _, err := Decode(src)
 	if err != nil {
 		return nil, err

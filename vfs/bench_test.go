@@ -30,6 +30,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
@@ -349,12 +350,12 @@ func BenchmarkColdFirstByte(b *testing.B) {
 	}
 	defer root.Close()
 	convert := func(name string) int {
-		data, err := translate.ReadFileIn(root, name)
+		data, err := fs.ReadFile(codec.RootFS(root), name)
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, err := translate.Translate(translate.Source{Name: name, Data: data,
-			Open: translate.RootOpener(root), List: translate.RootLister(root)},
+		out, err := translate.Translate(codec.Source{Name: name, Data: data,
+			FS: codec.RootFS(root)},
 			translate.GLTF, translate.EncodeOptions{MTLName: path.Base(name) + ".mtl"})
 		if err != nil {
 			b.Fatal(err)

@@ -10,25 +10,26 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
 // A test format whose models name one companion file (as a texture would be): "VFT1\nPATH\n". Its
 // scene carries the companion's content, so the .json shows which version was read.
 func init() {
-	translate.Register(translate.Format{
+	codec.Register(codec.Format{
 		Name:        "vfstest",
 		Description: "vfs test model",
 		Exts:        []string{".vft"},
 		Match:       func(head []byte) bool { return bytes.HasPrefix(head, []byte("VFT1\n")) },
-		Decode: func(src translate.Source) (*scene.Scene, error) {
+		Decode: func(src codec.Source) (*scene.Scene, error) {
 			lines := strings.Split(string(src.Data), "\n")
-			if len(lines) < 2 || src.Open == nil {
-				return nil, &translate.FormatError{Format: "vfstest", File: src.Name, Offset: -1, Msg: "no companion"}
+			if len(lines) < 2 || src.FS == nil {
+				return nil, &codec.FormatError{Format: "vfstest", File: src.Name, Offset: -1, Msg: "no companion"}
 			}
-			data, err := src.Open(lines[1])
+			data, err := src.ReadFile(lines[1])
 			if err != nil {
-				return nil, &translate.FormatError{Format: "vfstest", File: src.Name, Offset: -1, Msg: "companion", Err: err}
+				return nil, &codec.FormatError{Format: "vfstest", File: src.Name, Offset: -1, Msg: "companion", Err: err}
 			}
 			return &scene.Scene{
 				Source: scene.Source{Path: src.Name, Format: "vfstest"},

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // countingMount mounts src with opt and counts the translations of models (by name) and of
@@ -30,7 +31,7 @@ type counts struct {
 
 func (c *counts) hook(name string) {
 	c.all.Add(1)
-	if translate.IsModelName(name) {
+	if codec.IsModelName(name) {
 		c.mu.Lock()
 		c.models[name]++
 		c.mu.Unlock()

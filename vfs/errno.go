@@ -8,7 +8,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // errReadOnly is what every mutating operation fails with.
@@ -55,15 +55,15 @@ func toErrno(err error) syscall.Errno {
 		switch {
 		case errors.Is(fe.err, fs.ErrPermission):
 			return syscall.EACCES
-		case errors.Is(fe.err, translate.ErrTooLarge):
+		case errors.Is(fe.err, codec.ErrTooLarge):
 			return syscall.EFBIG
 		}
 		return syscall.EIO
 	}
 	var (
-		fmtErr *translate.FormatError
-		unsErr *translate.UnsupportedError
-		intErr *translate.InternalError
+		fmtErr *codec.FormatError
+		unsErr *codec.UnsupportedError
+		intErr *codec.InternalError
 		errno  syscall.Errno
 	)
 	switch {
@@ -83,7 +83,7 @@ func toErrno(err error) syscall.Errno {
 		return syscall.EACCES
 	case errors.Is(err, fs.ErrExist):
 		return syscall.EEXIST
-	case errors.Is(err, translate.ErrTooLarge):
+	case errors.Is(err, codec.ErrTooLarge):
 		return syscall.EFBIG
 	case escapeErr() != nil && errors.Is(err, escapeErr()):
 		return syscall.EACCES

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // maxLogged bounds the set of failed versions already logged; when it is full it starts over,
@@ -151,9 +152,9 @@ func (f *fsys) followLink(rel string) (fs.FileInfo, error) {
 // kinds, textures have PNG.
 func sourceOf(name string, kind translate.Kind) bool {
 	if kind == translate.PNG {
-		return translate.IsTextureName(name)
+		return codec.IsTextureName(name)
 	}
-	return translate.IsModelName(name)
+	return codec.IsModelName(name)
 }
 
 // life lets close wait for the loads still running (a read-ahead, a caller that gave up)

@@ -21,6 +21,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // sampleDir returns testdata/sample.
@@ -157,11 +158,11 @@ func convert(t *testing.T, root, rel string, kind translate.Kind) ([]byte, error
 		t.Fatal(err)
 	}
 	defer r.Close()
-	data, err := translate.ReadSource(r, rel)
+	data, err := fs.ReadFile(codec.RootFS(r), rel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Translate(translate.Source{Name: rel, Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}, kind,
+	return translate.Translate(codec.Source{Name: rel, Data: data, FS: codec.RootFS(r)}, kind,
 		translate.EncodeOptions{MTLName: path.Base(rel) + ".mtl"})
 }
 

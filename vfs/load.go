@@ -6,13 +6,14 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"sync"
 	"time"
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
-	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // The pipeline behind every virtual file: one load per model version, shared by every kind and
@@ -248,9 +249,9 @@ func (f *fsys) unreadable(src string, err error) *version {
 		v.sizes[kindIndex(k)] = 0
 		v.fails[kindIndex(k)] = classOf(err)
 	}
-	doc := metajson.EncodeError(src, "", err)
+	doc := translate.ErrorDocument(src, "", err)
 	v.key = cache.Key(sha256.Sum256(append([]byte("unreadable\x00"+src+"\x00"), doc...)))
-	if f.kinds[".json"] != "" && translate.IsModelName(src) {
+	if f.kinds[".json"] != "" && codec.IsModelName(src) {
 		v.sizes[kindIndex(translate.JSON)], v.fails[kindIndex(translate.JSON)] = int64(len(doc)), failNone
 	}
 	v.seal()
@@ -267,7 +268,7 @@ func (f *fsys) unreadable(src string, err error) *version {
 // the caller wants (a stat is followed by a read more often than not), the others too without
 // a disk tier, as far as there is room.
 func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
-	isTexture := translate.IsTextureName(src)
+	isTexture := codec.IsTextureName(src)
 	slots, memory := f.modelSlots, f.modelMemory
 	if isTexture {
 		// A model's translation waits for textures: never for a model's slot or memory.
@@ -308,8 +309,7 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 			v.deps = f.intern(deps)
 			k.begin()
 		}
-		source := translate.Source{Name: src, Data: data, Open: rec.open, List: rec.list, Fold: rec.fold,
-			Texture: f.texturePNG, Options: f.opt.DecoderOptions}
+		source := codec.Source{Name: src, Data: data, FS: rec, Texture: f.texturePNG, Options: f.opt.DecoderOptions}
 		s, ft, err := translate.Decode(source)
 		if ft != nil {
 			format = ft.Name
@@ -337,7 +337,7 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 		f.failures.Add(1)
 		f.logFailure(src, key, format, v.err)
 		if j := kindIndex(translate.JSON); v.fails[j] != failNone && v.has(translate.JSON) {
-			k.doc(translate.JSON, metajson.EncodeError(src, format, v.err), nil)
+			k.doc(translate.JSON, translate.ErrorDocument(src, format, v.err), nil)
 		}
 	}
 	k.finish()
@@ -434,7 +434,7 @@ func (k *keeper) finish() {
 	}
 }
 
-// texturePNG is the translate.TextureFunc of the mount's translations: the PNG of a texture a
+// texturePNG is the codec.TextureFunc of the mount's translations: the PNG of a texture a
 // .glb embeds comes from the texture's own version (the document NAME.EXT.png shows), so that a
 // texture used by ten thousand models is decoded once.
 func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
@@ -442,7 +442,7 @@ func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
 	if b, ok := f.mem.Get(memKey(versionID(key, nil), translate.PNG)); ok {
 		return b, nil // a texture's version reads nothing else
 	}
-	if translate.IsTextureName(name) {
+	if codec.IsTextureName(name) {
 		v, b, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)
 		var fe *failure
 		switch {
@@ -501,14 +501,24 @@ func (r *recorder) result(mtime int64) ([]dep, bool, int64) {
 	return r.deps, !r.unstable, max(mtime, r.mtime)
 }
 
-func (r *recorder) open(name string) ([]byte, error) {
-	clean, ok := cleanName(name)
-	if !ok {
-		r.add(dep{op: depFile, name: clean, val: stRefused}, true)
+// A recorder is the translation's tree (codec.Source.FS): every read, listing and lookup
+// through it is recorded. Names are the tree's own (codec.ValidName), as decoders and the
+// pipeline make them from references (codec.Clean); anything else is refused, and recorded so.
+
+// Open is there for fs.FS: decoders read through ReadFile and ReadDir, which are recorded.
+func (r *recorder) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+}
+
+// ReadFile reads the file name, recording what it found.
+func (r *recorder) ReadFile(name string) ([]byte, error) {
+	if !codec.ValidName(name) {
+		r.add(dep{op: depFile, name: name, val: stRefused}, true)
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
+	clean := name
 	read := r.f.readFile
-	if translate.IsTextureName(clean) || imageExt(clean) {
+	if codec.IsTextureName(clean) || imageExt(clean) {
 		read = func(clean, orig string, _ fs.FileInfo) ([]byte, fileState, error) { return r.f.readImage(clean, orig) }
 	}
 	data, st, err := read(clean, name, nil)
@@ -522,11 +532,12 @@ func (r *recorder) open(name string) ([]byte, error) {
 	return data, err
 }
 
-func (r *recorder) list(dir string) ([]string, error) {
-	clean, ok := cleanName(dir)
-	if !ok {
+// ReadDir lists the folder name from the mount's index, recording the listing's sum.
+func (r *recorder) ReadDir(dir string) ([]fs.DirEntry, error) {
+	if !codec.ValidName(dir) {
 		return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrPermission}
 	}
+	clean := dir
 	l, err := r.f.list(clean)
 	var s digest
 	if err == nil {
@@ -537,14 +548,44 @@ func (r *recorder) list(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.names, nil
+	out := make([]fs.DirEntry, len(l.names))
+	for i, n := range l.names {
+		out[i] = &entry{root: r.f.root, dir: clean, name: n}
+	}
+	return out, nil
 }
 
-func (r *recorder) fold(name string) (string, bool) {
+// FindFold resolves name ignoring case from the mount's index, recording what it found.
+func (r *recorder) FindFold(name string) (string, bool) {
 	found, ok := r.f.fold(name)
 	r.add(dep{op: depFold, name: name, val: found}, true)
 	return found, ok
 }
+
+// entry is a name of a listing from the mount's index, its type and info looked up when asked.
+type entry struct {
+	root      *os.Root
+	dir, name string
+	once      sync.Once
+	info      fs.FileInfo
+	err       error
+}
+
+func (e *entry) Name() string { return e.name }
+
+func (e *entry) Info() (fs.FileInfo, error) {
+	e.once.Do(func() { e.info, e.err = e.root.Lstat(path.Join(e.dir, e.name)) })
+	return e.info, e.err
+}
+
+func (e *entry) Type() fs.FileMode {
+	if fi, err := e.Info(); err == nil {
+		return fi.Mode().Type()
+	}
+	return 0
+}
+
+func (e *entry) IsDir() bool { return e.Type().IsDir() }
 
 // logFailure logs a failed model once per version.
 func (f *fsys) logFailure(src string, key cache.Key, format string, err error) {
@@ -587,7 +628,7 @@ func (f *fsys) diskError(err error) {
 
 // imageExt reports whether name is a PNG or JPEG image, which outputs embed as they are.
 func imageExt(name string) bool {
-	switch translate.Ext(name) {
+	switch codec.Ext(name) {
 	case ".png", ".jpg", ".jpeg":
 		return true
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // node is what every node of the tree shares: its place in SRC and the read-only refusals.
@@ -573,7 +574,7 @@ func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
 // linkToSource reports whether e is a symlink to a regular file inside SRC that has virtual
 // files: a model or a texture, which a translation reads through the link.
 func (n *dirNode) linkToSource(e fs.DirEntry) bool {
-	if e.Type()&fs.ModeSymlink == 0 || !translate.IsModelName(e.Name()) && !translate.IsTextureName(e.Name()) {
+	if e.Type()&fs.ModeSymlink == 0 || !codec.IsModelName(e.Name()) && !codec.IsTextureName(e.Name()) {
 		return false
 	}
 	fi, err := n.fsys.followLink(path.Join(n.rel, e.Name()))

@@ -3,7 +3,7 @@
 // A mount mirrors a source tree (SRC): directories and ordinary files pass through unchanged and
 // symlinks are shown as symlinks, all read through an *os.Root on SRC so that nothing the file
 // system does resolves outside it. Beside every file whose name a registered model format claims
-// (translate.IsModelName) stand virtual files NAME.EXT.gltf, .glb, .obj, .mtl and .json, and
+// (codec.IsModelName) stand virtual files NAME.EXT.gltf, .glb, .obj, .mtl and .json, and
 // beside every texture NAME.EXT.png, translated on first use with exactly the bytes
 // `modelfs convert` writes.
 //
@@ -33,6 +33,7 @@ import (
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // Options configure a mount. The zero value means the defaults (see WithDefaults).
@@ -53,7 +54,7 @@ type Options struct {
 	MaxParallel int
 	// MaxSourceSize is the largest source or companion file read, whole, into memory; larger
 	// ones are refused (EFBIG, and an error document naming the limit). Default
-	// DefaultMaxSourceSize, at most translate.MaxSourceSize.
+	// DefaultMaxSourceSize, at most codec.MaxSourceSize.
 	MaxSourceSize int64
 	// Logger receives one line per mount, unmount and failed model; default: discard.
 	Logger *slog.Logger
@@ -72,7 +73,7 @@ type Options struct {
 	// Debug logs every FUSE request and reply (through Logger at debug level).
 	Debug bool
 
-	// DecoderOptions are passed to every decoder as translate.Source.Options (name=value, e.g.
+	// DecoderOptions are passed to every decoder as codec.Source.Options (name=value, e.g.
 	// geosets=all). They hold for the whole mount, as does its cache, so keys need not name them.
 	DecoderOptions map[string]string
 
@@ -127,7 +128,7 @@ func (o Options) WithDefaults() (Options, error) {
 	if o.MaxSourceSize <= 0 {
 		o.MaxSourceSize = DefaultMaxSourceSize
 	}
-	o.MaxSourceSize = min(o.MaxSourceSize, translate.MaxSourceSize)
+	o.MaxSourceSize = min(o.MaxSourceSize, codec.MaxSourceSize)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

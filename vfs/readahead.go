@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // Read-ahead. `ls -l`, a file manager or Blender's file browser stats a folder's files one
@@ -34,7 +35,7 @@ func (f *fsys) readAhead(src string) {
 		// made again: it would cost more than it saves.
 		return
 	}
-	textures := translate.IsTextureName(src)
+	textures := codec.IsTextureName(src)
 	kind := translate.PNG
 	if !textures {
 		if len(f.modelKinds) == 0 {
@@ -65,7 +66,7 @@ func (f *fsys) readAhead(src string) {
 	if i > sc.last && i-sc.last <= readAheadGap {
 		for j := max(i+1, sc.ahead+1); j < len(l.names) && j <= i+window; j++ {
 			sc.ahead = j
-			if name := l.names[j]; translate.IsTextureName(name) == textures && sourceOf(name, kind) {
+			if name := l.names[j]; codec.IsTextureName(name) == textures && sourceOf(name, kind) {
 				next = append(next, path.Join(dir, name))
 			}
 		}

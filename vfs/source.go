@@ -16,7 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // What the mount knows of the files and directories of SRC, so that no translation and no
@@ -102,18 +102,8 @@ func (b *bounded[V]) len() int { return len(b.young) + len(b.old) }
 // translate.ReadFileIn's error).
 var errNotRegular = errors.New("not a regular file")
 
-// cleanName normalises a name relative to the root as translate.ReadFileIn does; ok is false for
-// names that leave the root.
-func cleanName(name string) (string, bool) {
-	clean := path.Clean(strings.ReplaceAll(name, "\\", "/"))
-	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-		return clean, false
-	}
-	return clean, true
-}
-
 // readFile reads the file clean (a cleaned name inside the root; orig is the name as asked)
-// and returns its bytes and state, with the errors translate.ReadFileIn gives, so that a
+// and returns its bytes and state, with the errors codec.RootFS gives, so that a
 // translation through the mount reads what `modelfs convert` reads. Only regular files are
 // read, and a file the directory says is something else is not even opened, so that a FIFO or
 // a device never blocks the daemon.
@@ -140,7 +130,7 @@ func (f *fsys) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, 
 	}
 	if limit := f.opt.MaxSourceSize; before.Size() > limit {
 		return nil, fileState{}, &fs.PathError{Op: "read", Path: orig,
-			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", before.Size(), limit>>20, translate.ErrTooLarge)}
+			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", before.Size(), limit>>20, codec.ErrTooLarge)}
 	}
 	data := make([]byte, before.Size())
 	if _, err := io.ReadFull(file, data); err != nil {
@@ -320,7 +310,7 @@ func (l *listing) index() {
 }
 
 // find returns the entry named elem, or else the first whose name equals it ignoring case, as
-// translate.Source.FindFold matches.
+// codec.Source.FindFold matches.
 func (l *listing) find(elem string) (string, bool) {
 	if _, ok := slices.BinarySearch(l.names, elem); ok {
 		return elem, true
@@ -361,7 +351,7 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// fold resolves name as translate.Source.FindFold does, from the listings.
+// fold resolves name as codec.Source.FindFold does, from the listings.
 func (f *fsys) fold(name string) (string, bool) {
 	dir := ""
 	for _, elem := range strings.Split(path.Clean(name), "/") {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // A version is one version of one model (or texture) and what its translation made: the key
@@ -83,7 +84,7 @@ func classOf(err error) failClass {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		return failPerm
-	case errors.Is(err, translate.ErrTooLarge):
+	case errors.Is(err, codec.ErrTooLarge):
 		return failTooBig
 	}
 	return failIO
@@ -97,7 +98,7 @@ func (v *version) failure(src string, k translate.Kind) error {
 		case failPerm:
 			err = fs.ErrPermission
 		case failTooBig:
-			err = translate.ErrTooLarge
+			err = codec.ErrTooLarge
 		default:
 			err = syscall.EIO
 		}
@@ -156,7 +157,7 @@ func stateOf(s digest, err error) (string, bool) {
 		return stRefused, true
 	case errors.Is(err, errNotRegular), errors.Is(err, syscall.ENOTDIR):
 		return stNotRegular, true
-	case errors.Is(err, translate.ErrTooLarge):
+	case errors.Is(err, codec.ErrTooLarge):
 		return stTooLarge, true
 	}
 	return stError, false

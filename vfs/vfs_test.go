@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/metajson"
 )
 
@@ -83,7 +84,7 @@ func TestEveryKindMatchesConvert(t *testing.T) {
 	src := sampleDir(t)
 	var models atomic.Int64
 	m := mountT(t, src, Options{OnTranslate: func(name string) {
-		if translate.IsModelName(name) {
+		if codec.IsModelName(name) {
 			models.Add(1)
 		}
 	}})

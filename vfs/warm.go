@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // WarmEvent reports one source Warm is done with.
@@ -78,7 +79,7 @@ func Warm(ctx context.Context, src string, opt Options, jobs int, report func(Wa
 		wg.Go(func() {
 			for p := range work {
 				kind := translate.PNG
-				if !translate.IsTextureName(p) {
+				if !codec.IsTextureName(p) {
 					kind = f.modelKinds[0]
 				}
 				v, _, err := f.get(ctx, p, nil, kind, needBytes)
@@ -114,8 +115,8 @@ func Warm(ctx context.Context, src string, opt Options, jobs int, report func(Wa
 // offers reports whether the source at p has virtual files of an enabled kind.
 func (f *fsys) offers(p string) bool {
 	name := filepath.Base(p)
-	if translate.IsTextureName(name) {
+	if codec.IsTextureName(name) {
 		return f.kinds[".png"] != ""
 	}
-	return translate.IsModelName(name) && len(f.modelKinds) > 0
+	return codec.IsModelName(name) && len(f.modelKinds) > 0
 }

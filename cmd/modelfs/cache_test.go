@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -72,9 +73,9 @@ func treeCount(t *testing.T, root string) (models, textures int) {
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil || !d.Type().IsRegular():
-		case translate.IsModelName(p):
+		case codec.IsModelName(p):
 			models++
-		case translate.IsTextureName(p):
+		case codec.IsTextureName(p):
 			textures++
 		}
 		return err

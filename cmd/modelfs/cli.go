@@ -9,7 +9,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // Exit codes.
@@ -115,8 +115,8 @@ func (e *usageError) Error() string { return e.msg }
 // exitCode maps an error to the process exit status.
 func exitCode(err error) int {
 	var ue *usageError
-	var fe *translate.FormatError
-	var un *translate.UnsupportedError
+	var fe *codec.FormatError
+	var un *codec.UnsupportedError
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &ue):

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 const sample = "../../testdata/sample"
@@ -69,7 +70,7 @@ func TestConvertWritesEveryKind(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer root.Close()
-		src := translate.Source{Name: "Units/Swinger.mdx", Data: data, Open: translate.RootOpener(root), List: translate.RootLister(root)}
+		src := codec.Source{Name: "Units/Swinger.mdx", Data: data, FS: codec.RootFS(root)}
 		want, err := translate.Translate(src, kind,
 			translate.EncodeOptions{MTLName: "Swinger.mdx.mtl"})
 		if err != nil || !bytes.Equal(got, want) {

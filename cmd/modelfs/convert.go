@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/modelfs/modelfs/translate"
-	"github.com/modelfs/modelfs/translate/m2"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -22,52 +23,43 @@ type convertCmd struct {
 	Decoder map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
 }
 
-// checkDecoderOptions refuses decoder options no format knows, or with values it refuses.
+// checkDecoderOptions refuses decoder options no format declares, or with values it refuses.
 func checkDecoderOptions(kv map[string]string) error {
-	wow := map[string]string{}
-	for k, v := range kv {
-		switch k {
-		case "geosets", "profile":
-			wow[k] = v
-		default:
-			return &usageError{fmt.Sprintf("unknown decoder option %q (known: geosets, profile)", k)}
-		}
-	}
-	if _, err := m2.ParseOptions(wow); err != nil {
+	if err := codec.CheckOptions(kv); err != nil {
 		return &usageError{err.Error()}
 	}
 	return nil
 }
 
 // openModel reads the model at in under root (default: its directory) and returns it as a
-// translate.Source named by its path relative to root.
-func openModel(in, rootDir string) (translate.Source, *os.Root, error) {
+// codec.Source named by its path relative to root.
+func openModel(in, rootDir string) (codec.Source, *os.Root, error) {
 	if rootDir == "" {
 		rootDir = filepath.Dir(in)
 	}
 	absIn, err := filepath.Abs(in)
 	if err != nil {
-		return translate.Source{}, nil, err
+		return codec.Source{}, nil, err
 	}
 	absRoot, err := filepath.Abs(rootDir)
 	if err != nil {
-		return translate.Source{}, nil, err
+		return codec.Source{}, nil, err
 	}
 	rel, err := filepath.Rel(absRoot, absIn)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return translate.Source{}, nil, &usageError{fmt.Sprintf("%s is not inside the root %s", in, rootDir)}
+		return codec.Source{}, nil, &usageError{fmt.Sprintf("%s is not inside the root %s", in, rootDir)}
 	}
 	root, err := os.OpenRoot(absRoot)
 	if err != nil {
-		return translate.Source{}, nil, err
+		return codec.Source{}, nil, err
 	}
 	name := filepath.ToSlash(rel)
-	data, err := translate.ReadSource(root, name)
+	data, err := fs.ReadFile(codec.RootFS(root), name)
 	if err != nil {
 		root.Close()
-		return translate.Source{}, nil, err
+		return codec.Source{}, nil, err
 	}
-	return translate.Source{Name: name, Data: data, Open: translate.RootOpener(root), List: translate.RootLister(root)}, root, nil
+	return codec.Source{Name: name, Data: data, FS: codec.RootFS(root)}, root, nil
 }
 
 // Run translates the input and writes the output file(s).
@@ -116,7 +108,7 @@ func (c *convertCmd) Run(e *env) error {
 // of each image relative to the model's place in the tree, taken from the output's folder — a
 // PNG translation for BLP and TGA, a copy for PNG and JPEG — so the .gltf or .mtl finds them
 // just as it does in the mount.
-func writeImages(src translate.Source, root *os.Root, s *scene.Scene, out string) error {
+func writeImages(src codec.Source, root *os.Root, s *scene.Scene, out string) error {
 	for i := range s.Textures {
 		img := s.Textures[i].ImagePath()
 		if img == "" {
@@ -128,7 +120,7 @@ func writeImages(src translate.Source, root *os.Root, s *scene.Scene, out string
 		}
 		dst := filepath.Join(filepath.Dir(out), rel)
 		resolved := s.Textures[i].Resolved
-		data, err := src.Open(resolved)
+		data, err := src.ReadFile(resolved)
 		if err != nil {
 			return err
 		}
@@ -160,7 +152,7 @@ func same(dst string, root *os.Root, name string) bool {
 }
 
 // writeKind makes the output of kind for s and writes it to path atomically.
-func writeKind(src translate.Source, s *scene.Scene, kind translate.Kind, path, mtlName string, embed bool) error {
+func writeKind(src codec.Source, s *scene.Scene, kind translate.Kind, path, mtlName string, embed bool) error {
 	return writeAtomicWith(path, func(w io.Writer) error {
 		return translate.OutputTo(w, src, s, kind, translate.EncodeOptions{MTLName: mtlName, EmbedImages: embed})
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -29,7 +30,7 @@ func (c *infoCmd) Run(e *env) error {
 }
 
 // printInfo writes a short human-readable summary of s.
-func printInfo(e *env, s *scene.Scene, f *translate.Format) {
+func printInfo(e *env, s *scene.Scene, f *codec.Format) {
 	w := e.stdout
 	fmt.Fprintf(w, "%s: %s", s.Source.Path, f.Description)
 	if s.Source.Version != 0 {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/cache"
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -84,7 +84,7 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	if opt.MaxSourceSize, err = parseSize(c.MaxSource); err != nil {
 		return opt, &usageError{"--max-source-size: " + err.Error()}
 	}
-	if opt.MaxSourceSize < 1<<20 || opt.MaxSourceSize > translate.MaxSourceSize {
+	if opt.MaxSourceSize < 1<<20 || opt.MaxSourceSize > codec.MaxSourceSize {
 		return opt, &usageError{fmt.Sprintf("--max-source-size: %s is not between 1MiB and 512MiB", c.MaxSource)}
 	}
 	if opt.CacheDir, err = cacheDir(string(c.CacheDir), os.Getenv, os.UserHomeDir); err != nil {

@@ -29,6 +29,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 func main() {
@@ -106,10 +107,10 @@ func (r *report) sweep(dir, out string) error {
 			return err
 		}
 		switch {
-		case translate.IsModelName(name):
+		case codec.IsModelName(name):
 			r.models++
 			r.model(root, dir, name, out)
-		case translate.IsTextureName(name):
+		case codec.IsTextureName(name):
 			r.textures++
 			r.texture(root, dir, name)
 		}
@@ -131,12 +132,12 @@ func (r *report) guard(file string, f func()) {
 func (r *report) model(root *os.Root, dir, name, out string) {
 	file := filepath.Join(dir, name)
 	r.guard(file, func() {
-		data, err := translate.ReadSource(root, name)
+		data, err := fs.ReadFile(codec.RootFS(root), name)
 		if err != nil {
 			r.note(&r.refused, classOf(err), file)
 			return
 		}
-		src := translate.Source{Name: name, Data: data, Open: translate.RootOpener(root), List: translate.RootLister(root)}
+		src := codec.Source{Name: name, Data: data, FS: codec.RootFS(root)}
 		s, _, err := translate.Decode(src)
 		if err != nil {
 			r.note(&r.refused, classOf(err), file)
@@ -199,7 +200,7 @@ func writeImage(root *os.Root, res, img, out string) {
 func (r *report) texture(root *os.Root, dir, name string) {
 	file := filepath.Join(dir, name)
 	r.guard(file, func() {
-		data, err := translate.ReadSource(root, name)
+		data, err := fs.ReadFile(codec.RootFS(root), name)
 		if err == nil {
 			_, err = translate.ConvertTexture(name, data)
 		}
@@ -220,7 +221,7 @@ var (
 // names taken out, so that one defect in many files counts as one class.
 func classOf(err error) string {
 	msg := err.Error()
-	var fe *translate.FormatError
+	var fe *codec.FormatError
 	if errors.As(err, &fe) {
 		msg = fe.Format + ": " + fe.Msg
 		if fe.Err != nil {

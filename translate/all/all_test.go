@@ -3,6 +3,7 @@ package all_test
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/wc3"
@@ -40,7 +42,7 @@ func corpusModels(t *testing.T) []model {
 func modelsUnder(t *testing.T, root string) []model {
 	var out []model
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !translate.IsModelName(p) {
+		if err != nil || d.IsDir() || !codec.IsModelName(p) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
@@ -56,18 +58,18 @@ func modelsUnder(t *testing.T, root string) []model {
 	return out
 }
 
-func load(t *testing.T, m model) translate.Source {
+func load(t *testing.T, m model) codec.Source {
 	t.Helper()
 	r, err := os.OpenRoot(m.root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	data, err := translate.ReadFileIn(r, m.name)
+	data, err := fs.ReadFile(codec.RootFS(r), m.name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Source{Name: m.name, Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}
+	return codec.Source{Name: m.name, Data: data, FS: codec.RootFS(r)}
 }
 
 // TestTranslateEverything translates every shipped sample and every Warcraft III corpus model to
@@ -144,7 +146,7 @@ func TestDefectsCostTheirPart(t *testing.T) {
 			if len(s.Textures) == 0 || s.Textures[0].Resolved == "" {
 				t.Fatalf("%s: no texture found: %q", m.name, s.Warnings)
 			}
-			data, err := src.Open(s.Textures[0].Resolved)
+			data, err := src.ReadFile(s.Textures[0].Resolved)
 			if err == nil {
 				_, err = translate.ConvertTexture(s.Textures[0].Resolved, data)
 			}
@@ -238,11 +240,11 @@ func TestMDLMatchesMDX(t *testing.T) {
 			if p.rawEqual && !reflect.DeepEqual(a, b) {
 				t.Fatalf("raw models differ:\n%s", diffModels(a, b))
 			}
-			sa, err := wc3.Build(text, translate.Source{Name: "x"}, "x")
+			sa, err := wc3.Build(text, codec.Source{Name: "x"}, "x")
 			if err != nil {
 				t.Fatal(err)
 			}
-			sb, err := wc3.Build(bin, translate.Source{Name: "x"}, "x")
+			sb, err := wc3.Build(bin, codec.Source{Name: "x"}, "x")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,12 +293,12 @@ func TestErrorsNameTheFile(t *testing.T) {
 		{"short.mdx", "MDLX\x56\x45\x52\x53", "mdx"},
 		{"junk.mdl", "Version { FormatVersion 800, }\nGeoset { Vertices 1 { { 1, 2 } } }", "mdl"},
 	} {
-		_, err := translate.Translate(translate.Source{Name: "dir/" + tc.name, Data: []byte(tc.data)}, translate.GLTF, translate.EncodeOptions{})
+		_, err := translate.Translate(codec.Source{Name: "dir/" + tc.name, Data: []byte(tc.data)}, translate.GLTF, translate.EncodeOptions{})
 		if err == nil || !strings.Contains(err.Error(), "dir/"+tc.name) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v; want one naming the file and %q", tc.name, err, tc.want)
 		}
-		var fe *translate.FormatError
-		var ue *translate.UnsupportedError
+		var fe *codec.FormatError
+		var ue *codec.UnsupportedError
 		if !errors.As(err, &fe) && !errors.As(err, &ue) {
 			t.Errorf("%s: error %T is not typed", tc.name, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/gltfenc"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
@@ -19,7 +20,7 @@ import (
 // of source per second, on one core (run with -cpu 1).
 func benchTranslate(b *testing.B, name string, data []byte, kind translate.Kind) {
 	b.Helper()
-	src := translate.Source{Name: name, Data: data}
+	src := codec.Source{Name: name, Data: data}
 	if _, err := translate.Translate(src, kind, translate.EncodeOptions{}); err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func BenchmarkStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := wc3.Build(raw, translate.Source{Name: "grid.mdx"}, "mdx")
+	s, err := wc3.Build(raw, codec.Source{Name: "grid.mdx"}, "mdx")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func BenchmarkStages(b *testing.B) {
 		run  func() error
 	}{
 		{"read", func() error { _, err := mdx.Read("grid.mdx", bin); return err }},
-		{"build", func() error { _, err := wc3.Build(raw, translate.Source{Name: "grid.mdx"}, "mdx"); return err }},
+		{"build", func() error { _, err := wc3.Build(raw, codec.Source{Name: "grid.mdx"}, "mdx"); return err }},
 		{"validate", s.Validate},
 		{"gltf", func() error { _, err := gltfenc.Encode(s, gltfenc.Options{}); return err }},
 		{"glb", func() error { _, err := gltfenc.Encode(s, gltfenc.Options{Binary: true}); return err }},
@@ -113,7 +114,7 @@ func BenchmarkHeavy(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(h.name, func(b *testing.B) {
-			out, err := translate.Translate(translate.Source{Name: h.name, Data: data}, translate.GLB, translate.EncodeOptions{})
+			out, err := translate.Translate(codec.Source{Name: h.name, Data: data}, translate.GLB, translate.EncodeOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // TestConcurrentTranslations translates the sample tree's and the corpus's models from several
@@ -23,7 +24,7 @@ func TestConcurrentTranslations(t *testing.T) {
 	}
 	type job struct {
 		name string
-		src  translate.Source
+		src  codec.Source
 		kind translate.Kind
 		want []byte
 	}

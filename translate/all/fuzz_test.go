@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // FuzzTranslate runs the whole pipeline — sniff, decode, build, validate and every encoder — on
@@ -17,7 +18,7 @@ func FuzzTranslate(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join(root, "*", "*.md?"))
 	// The real files join the seeds when they are here; a fresh clone fuzzes from the samples.
 	filepath.WalkDir(filepath.Join(corpus.RepoRoot(f), "..", "shared", "corpus", "wc3"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && translate.IsModelName(p) {
+		if err == nil && !d.IsDir() && codec.IsModelName(p) {
 			paths = append(paths, p)
 		}
 		return nil
@@ -30,8 +31,8 @@ func FuzzTranslate(f *testing.F) {
 		f.Add(filepath.Ext(p), data)
 	}
 	f.Fuzz(func(t *testing.T, ext string, data []byte) {
-		s, _, err := translate.Decode(translate.Source{Name: "fuzz" + ext, Data: data})
-		var ie *translate.InternalError
+		s, _, err := translate.Decode(codec.Source{Name: "fuzz" + ext, Data: data})
+		var ie *codec.InternalError
 		if errors.As(err, &ie) {
 			t.Fatalf("decoder panicked: %v", err)
 		}

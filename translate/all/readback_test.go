@@ -13,6 +13,7 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfsample"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
@@ -30,7 +31,7 @@ func TestWrittenAnimationsFollowTheSource(t *testing.T) {
 	type source struct {
 		name  string
 		raw   *wc3.Model
-		src   translate.Source
+		src   codec.Source
 		steps int // times sampled per channel
 	}
 	var sources []source
@@ -58,7 +59,7 @@ func TestWrittenAnimationsFollowTheSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Thousands of channels, each baked from many keys: fewer times per channel.
-			sources = append(sources, source{h.name, raw, translate.Source{Name: h.name, Data: data}, 40})
+			sources = append(sources, source{h.name, raw, codec.Source{Name: h.name, Data: data}, 40})
 		}
 	}
 	for _, c := range sources {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/gltfenc"
 )
 
@@ -98,7 +99,7 @@ func generate(size int) []byte {
 
 func TestGenerated(t *testing.T) {
 	data := generate(5 << 20)
-	s, _, err := translate.Decode(translate.Source{Name: "big.elem", Data: data})
+	s, _, err := translate.Decode(codec.Source{Name: "big.elem", Data: data})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestGenerated(t *testing.T) {
 // file, in source MB/s.
 func BenchmarkDecodeEncode(b *testing.B) {
 	data := generate(5 << 20)
-	src := translate.Source{Name: "big.elem", Data: data}
+	src := codec.Source{Name: "big.elem", Data: data}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	defer cpuRate(b, len(data))()

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -41,7 +41,7 @@ type palette struct {
 
 type builder struct {
 	f        *File
-	src      translate.Source
+	src      codec.Source
 	s        *scene.Scene
 	mirror   bool
 	byName   map[string]int
@@ -56,7 +56,7 @@ type builder struct {
 }
 
 // Build converts a parsed .elem file read from src into a scene in glTF's frame.
-func Build(f *File, src translate.Source) (*scene.Scene, error) {
+func Build(f *File, src codec.Source) (*scene.Scene, error) {
 	b := &builder{f: f, src: src, byName: map[string]int{}, texByKey: map[string]int{}}
 	b.mirror = !f.Setting.IsRightHand
 	axes := AxesLeft
@@ -89,7 +89,7 @@ func Build(f *File, src translate.Source) (*scene.Scene, error) {
 }
 
 func (b *builder) failAt(line int, format string, args ...any) error {
-	return &translate.FormatError{Format: FormatName, File: b.src.Name, Offset: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &codec.FormatError{Format: FormatName, File: b.src.Name, Offset: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (b *builder) warnf(line int, format string, args ...any) {

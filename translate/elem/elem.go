@@ -7,7 +7,7 @@
 // OffsetMatrices/OffsetMatrix, RenderingMeshList/RenderMeshList, TextureUV/Texture1UV…8UV).
 // Unknown scopes are skipped and reported. Problems that make the model unreadable (unbalanced
 // braces, wrong value counts, indices past the end, non-triangular faces, invalid UTF-8, lines
-// over 1 MiB) are *translate.FormatError values with line numbers.
+// over 1 MiB) are *codec.FormatError values with line numbers.
 //
 // Build turns the parsed File into a scene in glTF's frame. Elfreina is Direct3D: left-handed
 // Y-up, so unless Setting says IsRightHand=True positions, normals and translations get Z negated,
@@ -26,7 +26,7 @@ package elem
 import (
 	"bytes"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -34,7 +34,7 @@ import (
 const FormatName = "elem"
 
 func init() {
-	translate.Register(translate.Format{
+	codec.Register(codec.Format{
 		Name:        FormatName,
 		Description: "Elfreina extension model (.elem)",
 		Exts:        []string{".elem"},
@@ -52,7 +52,7 @@ func Looks(head []byte) bool {
 }
 
 // Decode reads src as an .elem file and builds its scene.
-func Decode(src translate.Source) (*scene.Scene, error) {
+func Decode(src codec.Source) (*scene.Scene, error) {
 	f, err := Read(src.Name, src.Data)
 	if err != nil {
 		return nil, err

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // FuzzDecode runs sniffing, reading, building, validation and every encoder on mutated .elem
-// text seeded from the fixtures. Errors must be *translate.FormatError values with a line (or
+// text seeded from the fixtures. Errors must be *codec.FormatError values with a line (or
 // the pipeline's unknown-format error for a lost header); a decoded scene must be valid and
 // encode to every output kind; nothing may panic.
 func FuzzDecode(f *testing.F) {
@@ -27,15 +28,15 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Read("fuzz.elem", data)
 		if err != nil {
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) || fe.Line <= 0 {
 				t.Fatalf("Read error without a line: %v", err)
 			}
 			return
 		}
-		s, err := Build(file, translate.Source{Name: "fuzz.elem", Data: data})
+		s, err := Build(file, codec.Source{Name: "fuzz.elem", Data: data})
 		if err != nil {
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) || fe.Line <= 0 {
 				t.Fatalf("Build error without a line: %v", err)
 			}

@@ -1,11 +1,13 @@
 package elem
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -13,18 +15,18 @@ import (
 var fixtures = []string{"cube.elem", "skinned.elem", "multimat.elem", "animated.elem"}
 
 // source opens name under testdata as the mount would: with a confined opener and lister.
-func source(t testing.TB, name string) translate.Source {
+func source(t testing.TB, name string) codec.Source {
 	t.Helper()
 	r, err := os.OpenRoot("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	data, err := translate.ReadFileIn(r, name)
+	data, err := fs.ReadFile(codec.RootFS(r), name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Source{Name: filepath.ToSlash(name), Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}
+	return codec.Source{Name: filepath.ToSlash(name), Data: data, FS: codec.RootFS(r)}
 }
 
 // decode runs the registered pipeline (sniff, decode, validate) on a fixture.

@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/modelfs/modelfs/internal/textnum"
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // Limits that keep hostile input cheap.
@@ -56,7 +56,7 @@ type parser struct {
 	nums     []float32 // scratch
 }
 
-type parseError struct{ err *translate.FormatError }
+type parseError struct{ err *codec.FormatError }
 
 // Read parses an .elem file; name is used in errors and warnings.
 func Read(name string, data []byte) (f *File, err error) {
@@ -160,7 +160,7 @@ func (p *parser) failf(format string, args ...any) {
 }
 
 func (p *parser) failAt(line, off int, format string, args ...any) {
-	panic(parseError{&translate.FormatError{
+	panic(parseError{&codec.FormatError{
 		Format: FormatName, File: p.name, Offset: int64(off), Line: line,
 		Msg: fmt.Sprintf(format, args...),
 	}})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // TestGolden translates every fixture to its metadata document and compares it with
@@ -222,7 +223,7 @@ func TestSpellings(t *testing.T) {
 	want := ""
 	for _, name := range []string{"canonical", "alternates", "quoted data", "CRLF and BOM", "spaces", "reordered keys"} {
 		text := spellings[name]
-		s, _, err := translate.Decode(translate.Source{Name: "x.elem", Data: []byte(text)})
+		s, _, err := translate.Decode(codec.Source{Name: "x.elem", Data: []byte(text)})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -247,7 +248,7 @@ func TestSpellings(t *testing.T) {
 	}
 }
 
-// TestBadInput: malformed files give a *translate.FormatError naming the line.
+// TestBadInput: malformed files give a *codec.FormatError naming the line.
 func TestBadInput(t *testing.T) {
 	c := spellings["canonical"]
 	r := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(c) }
@@ -281,11 +282,11 @@ func TestBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read("bad.elem", []byte(tc.text))
 			if err == nil {
-				_, err = Build(mustRead(t, tc.text), translate.Source{Name: "bad.elem", Data: []byte(tc.text)})
+				_, err = Build(mustRead(t, tc.text), codec.Source{Name: "bad.elem", Data: []byte(tc.text)})
 			}
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) {
-				t.Fatalf("error %v (%T), want a *translate.FormatError", err, err)
+				t.Fatalf("error %v (%T), want a *codec.FormatError", err, err)
 			}
 			if fe.Format != FormatName || fe.File != "bad.elem" || !strings.Contains(fe.Msg, tc.msg) {
 				t.Errorf("error %q, want it to say %q", err, tc.msg)
@@ -326,7 +327,7 @@ func TestHugeLine(t *testing.T) {
 	data = append(data, bytes.Repeat([]byte{'a'}, 100<<20)...)
 	data = append(data, "\"\n\t}\n}\n"...)
 	_, err := Read("huge.elem", data)
-	var fe *translate.FormatError
+	var fe *codec.FormatError
 	if !errors.As(err, &fe) || fe.Line != 5 || !strings.Contains(fe.Msg, "longer than") {
 		t.Fatalf("got %v", err)
 	}
@@ -337,7 +338,7 @@ func TestWarnings(t *testing.T) {
 	c := spellings["canonical"]
 	text := strings.NewReplacer("File Version 1.00", "File Version 1.01", `NodeName="B"`+"\n", `NodeName="B"`+"\n\t\tColour=\"red\"\n",
 		"MeshDatas {", "MeshDatas {\n\tMeshContainerCount=2").Replace(c) + "Extra {\n\tX=1\n}\n"
-	s, _, err := translate.Decode(translate.Source{Name: "w.elem", Data: []byte(text)})
+	s, _, err := translate.Decode(codec.Source{Name: "w.elem", Data: []byte(text)})
 	if err != nil {
 		t.Fatal(err)
 	}

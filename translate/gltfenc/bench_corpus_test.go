@@ -1,6 +1,7 @@
 package gltfenc_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // the source formats, for translate.Decode
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/gltfenc"
 )
 
@@ -36,12 +38,12 @@ func BenchmarkCorpus(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	data, err := translate.ReadFileIn(r, name)
+	data, err := fs.ReadFile(codec.RootFS(r), name)
 	if err != nil {
 		b.Fatal(err)
 	}
 	// No lister: textures are left unresolved, so the benchmark measures the model alone.
-	src := translate.Source{Name: name, Data: data, Open: translate.RootOpener(r)}
+	src := codec.Source{Name: name, Data: data, FS: codec.RootFS(r)}
 	s, _, err := translate.Decode(src)
 	if err != nil {
 		b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/m2/m2test"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -39,7 +40,7 @@ func patched(files m2test.Files, name string, off int, v uint32) m2test.Files {
 func u32(b []byte, off int) int { return int(binary.LittleEndian.Uint32(b[off:])) }
 
 // decodeLimited decodes src and fails t if the decoder allocates more than limit bytes.
-func decodeLimited(t *testing.T, src translate.Source, limit uint64) (*scene.Scene, error) {
+func decodeLimited(t *testing.T, src codec.Source, limit uint64) (*scene.Scene, error) {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -49,7 +50,7 @@ func decodeLimited(t *testing.T, src translate.Source, limit uint64) (*scene.Sce
 	if got := after.TotalAlloc - before.TotalAlloc; got > limit {
 		t.Errorf("decoding allocated %d bytes (limit %d)", got, limit)
 	}
-	var ie *translate.InternalError
+	var ie *codec.InternalError
 	if errors.As(err, &ie) {
 		t.Fatalf("decoder panicked: %v", err)
 	}
@@ -97,18 +98,18 @@ func TestBadFiles(t *testing.T) {
 			if !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %q; want one naming %s and %q", err, name, c.want)
 			}
-			var fe *translate.FormatError
-			var ue *translate.UnsupportedError
+			var fe *codec.FormatError
+			var ue *codec.UnsupportedError
 			switch {
 			case c.typ == "format" && !errors.As(err, &fe):
-				t.Errorf("error %T, want *translate.FormatError", err)
+				t.Errorf("error %T, want *codec.FormatError", err)
 			case c.typ == "unsupported" && !errors.As(err, &ue):
-				t.Errorf("error %T, want *translate.UnsupportedError", err)
+				t.Errorf("error %T, want *codec.UnsupportedError", err)
 			}
 		})
 	}
 	// The decoder refuses MD21 itself too (the registry never hands it one).
-	if _, err := m2.Decode(translate.Source{Name: name, Data: []byte("MD21\x00\x00\x00\x00")}); err == nil || !strings.Contains(err.Error(), "MD21") {
+	if _, err := m2.Decode(codec.Source{Name: name, Data: []byte("MD21\x00\x00\x00\x00")}); err == nil || !strings.Contains(err.Error(), "MD21") {
 		t.Errorf("m2.Decode of MD21: %v", err)
 	}
 
@@ -202,7 +203,7 @@ func TestBadFiles(t *testing.T) {
 // TestNoCompanions decodes a v264 model without any companion opener (as the fuzzer does).
 func TestNoCompanions(t *testing.T) {
 	fs := write(t, m2test.Creature(), "TestBeast", 264, m2.LayoutWrath)
-	s, _, err := translate.Decode(translate.Source{Name: "TestBeast.m2", Data: fs["TestBeast.m2"]})
+	s, _, err := translate.Decode(codec.Source{Name: "TestBeast.m2", Data: fs["TestBeast.m2"]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestTooManyChannels(t *testing.T) {
 		t.Fatalf("the file is %d bytes, not small", n)
 	}
 	_, err := decodeLimited(t, fs.Source("Many.m2"), 32<<20)
-	if !errors.Is(err, translate.ErrTooLarge) {
+	if !errors.Is(err, codec.ErrTooLarge) {
 		t.Fatalf("error %v; want ErrTooLarge", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/gltfenc"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/m2/m2test"
@@ -15,9 +16,8 @@ import (
 
 // benchSource is a model with its companions in memory, and its size: the .m2 and the
 // companions it reads.
-func benchSource(files m2test.Files, name string) (translate.Source, int64) {
+func benchSource(files m2test.Files, name string) (codec.Source, int64) {
 	src := files.Source(name)
-	src.List = nil // no texture lookup: the benchmark measures the model
 	n := int64(0)
 	for _, b := range files {
 		n += int64(len(b))
@@ -37,7 +37,7 @@ func cpuTime() time.Duration {
 // benchTranslate measures decode + encode in MB of source (model and companions) per second.
 // Besides the wall-clock MB/s it reports cpu-MB/s, the throughput per second of CPU time the
 // process used, which a busy machine disturbs much less.
-func benchTranslate(b *testing.B, src translate.Source, size int64, kind translate.Kind) {
+func benchTranslate(b *testing.B, src codec.Source, size int64, kind translate.Kind) {
 	b.Helper()
 	if _, err := translate.Translate(src, kind, translate.EncodeOptions{}); err != nil {
 		b.Fatal(err)

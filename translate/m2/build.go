@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/internal/scenemem"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -84,7 +84,7 @@ const maxPooledScratch = 1 << 20
 // Build converts a model read from the file name (relative to the root) into a scene.
 func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
 	if m == nil {
-		return nil, &translate.FormatError{Format: Format, File: name, Offset: -1, Msg: "no model"}
+		return nil, &codec.FormatError{Format: Format, File: name, Offset: -1, Msg: "no model"}
 	}
 	b := &builder{m: m, name: name, opt: opt, matOf: map[matKey]int{}, mem: scenemem.Get()}
 	b.meshScratch = meshScratchPool.Get().(*meshScratch)
@@ -121,7 +121,7 @@ func trackKeys(ts ...*Track) int {
 }
 
 func (b *builder) fail(err error, format string, args ...any) error {
-	return &translate.FormatError{Format: Format, File: b.name, Offset: -1, Msg: fmt.Sprintf(format, args...), Err: err}
+	return &codec.FormatError{Format: Format, File: b.name, Offset: -1, Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
 func (b *builder) warn(format string, args ...any) {
@@ -140,7 +140,7 @@ func (b *builder) nodes() error {
 	m := b.m
 	nb, na := len(m.Bones), len(m.Attachments)
 	if nb+na > maxNodes {
-		return b.fail(translate.ErrTooLarge, "%d bones and %d attachments, more than %d nodes", nb, na, maxNodes)
+		return b.fail(codec.ErrTooLarge, "%d bones and %d attachments, more than %d nodes", nb, na, maxNodes)
 	}
 	b.nb = nb
 	parents := make([]int, nb)
@@ -783,7 +783,7 @@ func (b *builder) animations() error {
 	// Every animated track makes a channel in every sequence; a small file must not ask for
 	// millions of them.
 	if limit := min(max(m.SourceBytes/4, minChannels), maxChannels); len(tracks)*len(m.Sequences) > limit {
-		return b.fail(translate.ErrTooLarge, "%d animated bone tracks × %d sequences is more than %d channels", len(tracks), len(m.Sequences), limit)
+		return b.fail(codec.ErrTooLarge, "%d animated bone tracks × %d sequences is more than %d channels", len(tracks), len(m.Sequences), limit)
 	}
 	// Output keys: the source's, two at the edges of each clip, and global sequences repeating
 	// within a fixed allowance.
@@ -976,7 +976,7 @@ func (b *builder) animation(si int, name string, tracks []boneTrack) error {
 		ch := res.Channel
 		ch.Node, ch.Path = bt.node, bt.path
 		if b.keys += len(ch.Times); b.keys > b.keyCap {
-			return b.fail(translate.ErrTooLarge, "animations need more than %d keys", b.keyCap)
+			return b.fail(codec.ErrTooLarge, "animations need more than %d keys", b.keyCap)
 		}
 		a.Channels = append(a.Channels, ch)
 		if tr != nil {

@@ -2,6 +2,7 @@ package m2_test
 
 import (
 	"bytes"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 )
@@ -36,18 +38,18 @@ func corpusModels(t testing.TB) []corpusModel {
 }
 
 // load reads a corpus model as the mount would: companions from its tree, case-insensitively.
-func load(t testing.TB, c corpusModel) translate.Source {
+func load(t testing.TB, c corpusModel) codec.Source {
 	t.Helper()
 	r, err := os.OpenRoot(c.root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	data, err := translate.ReadFileIn(r, c.name)
+	data, err := fs.ReadFile(codec.RootFS(r), c.name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Source{Name: c.name, Data: data, Open: translate.RootOpener(r), List: translate.RootLister(r)}
+	return codec.Source{Name: c.name, Data: data, FS: codec.RootFS(r)}
 }
 
 // TestCorpus checks what is known of the real files (MANIFEST.tsv and a hex reading), and
@@ -143,7 +145,7 @@ func TestCorpus(t *testing.T) {
 func TestCompressedQuaternions(t *testing.T) {
 	type source struct {
 		name string
-		src  translate.Source
+		src  codec.Source
 	}
 	var srcs []source
 	for _, fx := range fixtures(t) {

@@ -4,7 +4,7 @@ import "math"
 
 // RawRotations reads the model like Read, returning every compressed rotation key of its bones
 // as stored (four int16s), for tests of the decoding.
-func RawRotations(name string, data []byte, open OpenFunc) ([][4]int16, error) {
+func RawRotations(name string, data []byte, open CompanionFunc) ([][4]int16, error) {
 	m, err := read(name, data, open, Options{}, true, &keyMem{})
 	if err != nil {
 		return nil, err

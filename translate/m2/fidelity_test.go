@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/gltfsample"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -180,7 +181,7 @@ func floats(t *testing.T, doc *gltf.Document, acc int) []float32 {
 // checkFidelity writes the model as .gltf and .glb, reads every animation channel back with
 // qmuntal/gltf, samples it with the independent glTF sampler and compares it with the game's
 // evaluation of the source track at many times. It returns the channels compared.
-func checkFidelity(t *testing.T, src translate.Source) int {
+func checkFidelity(t *testing.T, src codec.Source) int {
 	t.Helper()
 	m, err := m2.Read(src.Name, src.Data, src.Companion, m2.Options{})
 	if err != nil {

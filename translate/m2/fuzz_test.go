@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // FuzzDecode runs the whole pipeline on mutated models with a mutated skin and .anim file as
@@ -46,23 +47,15 @@ func FuzzDecode(f *testing.F) {
 		return nil
 	})
 	f.Fuzz(func(t *testing.T, data, skin, anim []byte) {
-		open := func(name string) ([]byte, error) {
-			switch path.Ext(name) {
-			case ".skin":
-				return skin, nil
-			case ".anim":
-				return anim, nil
-			}
-			return nil, fs.ErrNotExist
-		}
+		open := byExt{".skin": skin, ".anim": anim}
 		start := time.Now()
 		defer func() {
 			if d := time.Since(start); d > 5*time.Second {
 				t.Fatalf("slow input: %v", d)
 			}
 		}()
-		s, _, err := translate.Decode(translate.Source{Name: "fuzz.m2", Data: data, Open: open})
-		var ie *translate.InternalError
+		s, _, err := translate.Decode(codec.Source{Name: "fuzz.m2", Data: data, FS: open})
+		var ie *codec.InternalError
 		if errors.As(err, &ie) {
 			t.Fatalf("decoder panicked: %v", err)
 		}
@@ -78,4 +71,18 @@ func FuzzDecode(f *testing.F) {
 		// coverage of one input depend on those before it, which misleads the fuzzer.
 		// TestReusedSceneMemory checks reuse.
 	})
+}
+
+// byExt is a tree in which every file of an extension holds the same bytes.
+type byExt map[string][]byte
+
+func (b byExt) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+func (b byExt) ReadFile(name string) ([]byte, error) {
+	if data, ok := b[path.Ext(name)]; ok {
+		return data, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }

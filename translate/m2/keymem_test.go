@@ -3,7 +3,7 @@ package m2_test
 import (
 	"testing"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/internal/scenemem"
 	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/m2"
@@ -16,7 +16,7 @@ import (
 // been decoded into the same memory (the scene keeps nothing of it).
 func TestReusedKeyMemory(t *testing.T) {
 	fx := fixtures(t)
-	srcs := make([]translate.Source, len(fx))
+	srcs := make([]codec.Source, len(fx))
 	want := make([]*scene.Scene, len(fx))
 	for i, f := range fx {
 		srcs[i] = f.files.Source(f.model)
@@ -53,7 +53,7 @@ func TestReusedKeyMemory(t *testing.T) {
 // released keeps its arrays while others are built and released.
 func TestReusedSceneMemory(t *testing.T) {
 	fx := fixtures(t)
-	srcs := make([]translate.Source, len(fx))
+	srcs := make([]codec.Source, len(fx))
 	want := make([]*scene.Scene, len(fx))
 	for i, f := range fx {
 		srcs[i] = f.files.Source(f.model)
@@ -81,7 +81,7 @@ func TestReusedSceneMemory(t *testing.T) {
 		if !testscene.Same(kept, want[next]) {
 			t.Errorf("%s: built into the memory %s released, the scene differs from a fresh one", fx[next].name, f.name)
 		}
-		for _, src := range []translate.Source{srcs[i], srcs[next]} {
+		for _, src := range []codec.Source{srcs[i], srcs[next]} {
 			s, err := m2.DecodeWith(src, m2.Options{})
 			if err != nil {
 				t.Fatal(err)

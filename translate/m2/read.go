@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelfs/modelfs/internal/le"
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // Format is the registry name of the format.
@@ -26,9 +26,9 @@ type Options struct {
 	Profile int
 }
 
-// OpenFunc reads a companion file named relative to the root, matching case-insensitively (as
-// translate.Source.Companion does); it returns the name that matched.
-type OpenFunc func(name string) (string, []byte, error)
+// CompanionFunc reads a companion file named relative to the root, matching case-insensitively (as
+// codec.Source.Companion does); it returns the name that matched.
+type CompanionFunc func(name string) (string, []byte, error)
 
 // Limits on what one model may make the decoder allocate beyond its own bytes.
 const (
@@ -176,7 +176,7 @@ type parser struct {
 	l        Layout
 	h        header
 	m        *Model
-	open     OpenFunc
+	open     CompanionFunc
 	opt      Options
 	dir      string // the model's directory, relative to the root
 	base     string // the model's file name without extension
@@ -193,28 +193,28 @@ func (p *parser) warn(format string, args ...any) {
 }
 
 func (p *parser) fail(off int64, format string, args ...any) error {
-	return &translate.FormatError{Format: Format, File: p.f.name, Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return &codec.FormatError{Format: Format, File: p.f.name, Offset: off, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Read parses an M2 file (name is its path relative to the root, data its bytes) with the
 // companions open finds: NameNN.skin for v ≥ 264 and .anim files. open may be nil: the model
 // then has no skin (v ≥ 264) and no external animations, and says so in its warnings.
-func Read(name string, data []byte, open OpenFunc, opt Options) (*Model, error) {
+func Read(name string, data []byte, open CompanionFunc, opt Options) (*Model, error) {
 	return read(name, data, open, opt, false, &keyMem{})
 }
 
 // read is Read, decoding tracks into km; raw keeps compressed rotations as their int16s (for
 // tests).
-func read(name string, data []byte, open OpenFunc, opt Options, raw bool, km *keyMem) (*Model, error) {
+func read(name string, data []byte, open CompanionFunc, opt Options, raw bool, km *keyMem) (*Model, error) {
 	switch {
 	case len(data) == 0:
-		return nil, &translate.UnsupportedError{File: name, Msg: "empty file"}
+		return nil, &codec.UnsupportedError{File: name, Msg: "empty file"}
 	case bytes.HasPrefix(data, []byte("MD21")):
-		return nil, &translate.UnsupportedError{File: name, Msg: "unsupported format: a chunked World of Warcraft M2 (MD21, Legion or later); modelfs reads MD20 versions 256–272"}
+		return nil, &codec.UnsupportedError{File: name, Msg: "unsupported format: a chunked World of Warcraft M2 (MD21, Legion or later); modelfs reads MD20 versions 256–272"}
 	case !bytes.HasPrefix(data, []byte("MD20")):
-		return nil, &translate.FormatError{Format: Format, File: name, Offset: 0, Msg: "not an M2 file (no MD20 magic)"}
+		return nil, &codec.FormatError{Format: Format, File: name, Offset: 0, Msg: "not an M2 file (no MD20 magic)"}
 	case len(data) < 8:
-		return nil, &translate.FormatError{Format: Format, File: name, Offset: 4, Msg: "file ends in the header"}
+		return nil, &codec.FormatError{Format: Format, File: name, Offset: 4, Msg: "file ends in the header"}
 	}
 	p := &parser{f: buf{b: data, name: name}, open: open, opt: opt, m: &Model{}, raw: raw, mem: km}
 	p.dir, p.base = path.Split(name)
@@ -224,7 +224,7 @@ func read(name string, data []byte, open OpenFunc, opt Options, raw bool, km *ke
 	p.m.Version = p.version
 	cands := candidates(p.version)
 	if cands == nil {
-		return nil, &translate.UnsupportedError{File: name, Msg: fmt.Sprintf("World of Warcraft M2 version %d is not supported (modelfs reads 256–272)", p.version)}
+		return nil, &codec.UnsupportedError{File: name, Msg: fmt.Sprintf("World of Warcraft M2 version %d is not supported (modelfs reads 256–272)", p.version)}
 	}
 	if err := p.detect(cands); err != nil {
 		return nil, err
@@ -258,7 +258,7 @@ func (p *parser) detect(cands []Layout) error {
 		}
 		if i > 0 {
 			why := firstErr.Error()
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if errors.As(firstErr, &fe) {
 				why = fe.Msg
 			}
@@ -341,7 +341,7 @@ func (p *parser) keyBudget(n int64) bool {
 	p.keyBytes += n
 	if p.keyBytes > p.keyLimit {
 		if p.err == nil {
-			p.err = p.fail(-1, "tracks decode %d bytes of keys from %d bytes of files: %v", p.keyBytes, p.keyLimit/maxKeyBytesFactor, translate.ErrTooLarge)
+			p.err = p.fail(-1, "tracks decode %d bytes of keys from %d bytes of files: %v", p.keyBytes, p.keyLimit/maxKeyBytesFactor, codec.ErrTooLarge)
 		}
 		return false
 	}

@@ -160,7 +160,7 @@ func TestSkinGuess(t *testing.T) {
 	}
 	// Without a directory listing there is nothing to guess from.
 	src := fs.Source("TestBeast.m2")
-	src.List = nil
+	src.FS = tree{FS: src.FS, noList: true}
 	if s, err := m2.Decode(src); err != nil || s.Textures[0].Path != "" || s.Textures[0].Guess {
 		t.Errorf("no listing: %+v, %v", s.Textures[0], err)
 	}
@@ -268,14 +268,7 @@ func TestCompanionNames(t *testing.T) {
 	}
 	src := lower.Source("TestBeast.m2")
 	var opened []string
-	open := src.Open
-	src.Open = func(name string) ([]byte, error) {
-		b, err := open(name)
-		if err == nil {
-			opened = append(opened, name)
-		}
-		return b, err
-	}
+	src.FS = tree{FS: src.FS, opened: &opened}
 	s, err := m2.Decode(src)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -33,12 +33,12 @@ const skinNote = "the model names no file for this slot; this one beside the mod
 //
 // Ties go to the first name in case-insensitive order (then byte order), so the result does
 // not depend on how the folder lists its entries. It returns nil without a listing.
-func skinCandidates(src translate.Source, named []string) []string {
-	if src.List == nil {
+func skinCandidates(src codec.Source, named []string) []string {
+	if src.FS == nil {
 		return nil
 	}
 	dir := path.Dir(src.Name)
-	entries, err := src.List(dir)
+	entries, err := src.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
@@ -91,7 +91,7 @@ func skinCandidates(src translate.Source, named []string) []string {
 // folder holds several candidates, each becomes a variant (glTF KHR_materials_variants), the
 // best one the default; with two or three slots (a body and its accessories, which names do not
 // pair reliably) each slot gets the best file not yet taken.
-func guessSkins(src translate.Source, s *scene.Scene) {
+func guessSkins(src codec.Source, s *scene.Scene) {
 	var named []string
 	for _, t := range s.Textures {
 		if t.Path != "" {

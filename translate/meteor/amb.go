@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // FormatAMB is the format name used in errors about animation frames.
@@ -40,11 +40,11 @@ type Animation struct {
 	Warnings    []string
 }
 
-// ParseAMB reads an animation file (.amb). Errors are *translate.FormatError naming file and
+// ParseAMB reads an animation file (.amb). Errors are *codec.FormatError naming file and
 // the byte offset of the problem.
 func ParseAMB(data []byte, file string) (*Animation, error) {
 	fail := func(off int, format string, args ...any) error {
-		return &translate.FormatError{Format: FormatAMB, File: file, Offset: int64(off), Msg: fmt.Sprintf(format, args...)}
+		return &codec.FormatError{Format: FormatAMB, File: file, Offset: int64(off), Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(data) < ambHeader {
 		return nil, fail(int(len(data)), "%d bytes is shorter than the %d-byte header", len(data), ambHeader)

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -40,7 +40,7 @@ const (
 )
 
 type builder struct {
-	src      translate.Source
+	src      codec.Source
 	skin     *Skin
 	s        *scene.Scene
 	dir      string
@@ -66,7 +66,7 @@ type influences struct {
 	w [MaxInfluences]float64
 }
 
-func newBuilder(src translate.Source, skin *Skin) *builder {
+func newBuilder(src codec.Source, skin *Skin) *builder {
 	char, lod := Character(src.Name)
 	return &builder{src: src, skin: skin, dir: path.Dir(src.Name), char: char, lod: lod}
 }

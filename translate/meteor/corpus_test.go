@@ -1,6 +1,7 @@
 package meteor
 
 import (
+	"io/fs"
 	"math"
 	"os"
 	"path"
@@ -11,24 +12,25 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
 // corpusSource opens a corpus file (path relative to the corpus root) as a Source with the
 // corpus root as its root, as the mount does.
-func corpusSource(t testing.TB, rel string) translate.Source {
+func corpusSource(t testing.TB, rel string) codec.Source {
 	t.Helper()
 	root, err := os.OpenRoot(corpus.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	data, err := translate.ReadFileIn(root, rel)
+	data, err := fs.ReadFile(codec.RootFS(root), rel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Source{Name: rel, Data: data, Open: translate.RootOpener(root), List: translate.RootLister(root)}
+	return codec.Source{Name: rel, Data: data, FS: codec.RootFS(root)}
 }
 
 func corpusSkins(t *testing.T) []string {

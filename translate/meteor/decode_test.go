@@ -15,6 +15,7 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/internal/golden"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -29,7 +30,7 @@ func decodeTree(t *testing.T, fsys map[string][]byte, name string) *scene.Scene 
 	return mustDecode(t, source(t, tree, name))
 }
 
-func mustDecode(t *testing.T, src translate.Source) *scene.Scene {
+func mustDecode(t *testing.T, src codec.Source) *scene.Scene {
 	t.Helper()
 	s, f, err := translate.Decode(src)
 	if err != nil {
@@ -288,8 +289,8 @@ func TestBadSkin(t *testing.T) {
 		{"keyword", strings.Replace(good, "Ambient", "Ambiant", 1), "expected Material, found \"Ambiant\""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Decode(translate.Source{Name: "x/p1.skc", Data: []byte(c.data)})
-			var fe *translate.FormatError
+			_, err := Decode(codec.Source{Name: "x/p1.skc", Data: []byte(c.data)})
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) || fe.Format != FormatSKC || fe.File != "x/p1.skc" || !strings.Contains(fe.Msg, c.want) {
 				t.Fatalf("error %v, want a FormatError with %q", err, c.want)
 			}

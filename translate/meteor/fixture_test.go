@@ -13,12 +13,11 @@ import (
 	"image/jpeg"
 	"io/fs"
 	"math"
-	"path"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // fixJoint is one joint of the fixture skeleton.
@@ -205,29 +204,12 @@ func fixJPEG() []byte {
 	return b.Bytes()
 }
 
-// source returns a translate.Source reading name and its companions from fsys.
-func source(t testing.TB, fsys fs.FS, name string) translate.Source {
+// source returns a codec.Source reading name and its companions from fsys.
+func source(t testing.TB, fsys fs.FS, name string) codec.Source {
 	t.Helper()
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return translate.Source{
-		Name: name, Data: data,
-		Open: func(n string) ([]byte, error) { return fs.ReadFile(fsys, path.Clean(n)) },
-		List: func(dir string) ([]string, error) {
-			if dir == "" {
-				dir = "."
-			}
-			entries, err := fs.ReadDir(fsys, path.Clean(dir))
-			if err != nil {
-				return nil, err
-			}
-			names := make([]string, len(entries))
-			for i, e := range entries {
-				names[i] = e.Name()
-			}
-			return names, nil
-		},
-	}
+	return codec.Source{Name: name, Data: data, FS: fsys}
 }

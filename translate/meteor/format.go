@@ -8,12 +8,12 @@ import (
 	"path"
 	"strings"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
 func init() {
-	translate.Register(translate.Format{
+	codec.Register(codec.Format{
 		Name:        FormatSKC,
 		Description: "Meteor Blade character skin (.skc)",
 		Exts:        []string{".skc"},
@@ -56,8 +56,8 @@ func Character(name string) (char, lod string) {
 
 // Decode turns a .skc and its companions (skeleton, animation frames, action table, shared
 // animation, textures) into a scene. Missing or broken companions give a degraded scene with
-// warnings; a broken .skc is a *translate.FormatError.
-func Decode(src translate.Source) (*scene.Scene, error) {
+// warnings; a broken .skc is a *codec.FormatError.
+func Decode(src codec.Source) (*scene.Scene, error) {
 	skin, err := ParseSKC(src.Data, src.Name)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func Decode(src translate.Source) (*scene.Scene, error) {
 
 // companion opens name (relative to the source's directory) case-insensitively. It returns the
 // matched path and nil data with no error when the file does not exist.
-func companion(src translate.Source, dir, name string) (string, []byte, error) {
+func companion(src codec.Source, dir, name string) (string, []byte, error) {
 	p := path.Join(dir, name)
 	found, data, err := src.Companion(p)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // corpusSeeds returns the corpus files with extension ext (read at run time; none on a fresh
@@ -39,13 +40,13 @@ func fuzzDecode(t *testing.T, files map[string][]byte, name string, data []byte,
 	tree[name] = &fstest.MapFile{Data: data}
 	src := source(t, tree, "pmodel/p9.skc")
 	s, _, err := translate.Decode(src)
-	var ie *translate.InternalError
+	var ie *codec.InternalError
 	if errors.As(err, &ie) {
 		t.Fatalf("decoder panicked: %v", err)
 	}
 	if err != nil {
-		var fe *translate.FormatError
-		var ue *translate.UnsupportedError
+		var fe *codec.FormatError
+		var ue *codec.UnsupportedError
 		if !mayFail || !(errors.As(err, &fe) || errors.As(err, &ue)) {
 			t.Fatalf("unexpected error: %v", err)
 		}
@@ -64,7 +65,7 @@ func FuzzSKC(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := ParseSKC(data, "x.skc"); err != nil {
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}

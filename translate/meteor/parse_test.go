@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 func wantFormatError(t *testing.T, err error, format, msg string, line int, offset int64) {
 	t.Helper()
-	var fe *translate.FormatError
+	var fe *codec.FormatError
 	if !errors.As(err, &fe) {
-		t.Fatalf("error %v (%T), want a *translate.FormatError", err, err)
+		t.Fatalf("error %v (%T), want a *codec.FormatError", err, err)
 	}
 	if fe.Format != format || !strings.Contains(fe.Msg, msg) {
 		t.Errorf("error %v: want format %s and %q", err, format, msg)

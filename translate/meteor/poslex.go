@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // The .pos reader has a tokenizer of its own: an action table is some 30 000 short tokens, and
@@ -49,7 +49,7 @@ type posLexer struct {
 }
 
 func (lx *posLexer) errorf(line int, format string, args ...any) error {
-	return &translate.FormatError{Format: FormatPOS, File: lx.file, Offset: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &codec.FormatError{Format: FormatPOS, File: lx.file, Offset: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // eof is the error for data that ends where what was expected.

@@ -8,7 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/modelfs/modelfs/internal/textnum"
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // maxTokenLen caps the length of one token of a text format; longer runs are an error.
@@ -46,7 +46,7 @@ func (lx *lexer) errorf(line int, format string, args ...any) error {
 	if line <= 0 {
 		line = lx.line
 	}
-	return &translate.FormatError{Format: lx.format, File: lx.file, Offset: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &codec.FormatError{Format: lx.format, File: lx.file, Offset: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Byte classes of the text formats.

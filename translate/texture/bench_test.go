@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/translate/pngenc"
 	"github.com/modelfs/modelfs/translate/texture"
 	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
 )
@@ -51,7 +52,7 @@ func BenchmarkDecodePNG(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := texture.EncodePNG(img); err != nil {
+			if _, err := pngenc.Encode(img); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/translate/pngenc"
 	"github.com/modelfs/modelfs/translate/texture"
 )
 
@@ -54,7 +55,7 @@ func TestCorpus(t *testing.T) {
 					t.Fatalf("differs from the reference by up to %d", d)
 				}
 			}
-			if _, err := texture.EncodePNG(img); err != nil {
+			if _, err := pngenc.Encode(img); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -1,9 +1,12 @@
 package texture
 
-import "github.com/modelfs/modelfs/translate"
+import "github.com/modelfs/modelfs/translate/codec"
 
-// init installs this package's codec in translate (translate.RegisterImages), so that importing
-// the package for its side effect makes the mount and `modelfs convert` offer BLP and TGA as PNG.
+// init registers BLP and TGA with the codec registry, so that importing the package for its
+// side effect makes the mount and `modelfs convert` offer them as PNG.
 func init() {
-	translate.RegisterImages(translate.ImageCodec{Exts: Extensions(), Decode: Decode, DecodeConfig: DecodeConfig, EncodePNG: EncodePNG, Notes: Notes})
+	codec.Register(codec.Format{
+		Name: FormatName, Description: "texture (BLP1, BLP2, TGA)", Exts: Extensions(),
+		DecodeImage: Decode, DecodeConfig: DecodeConfig, Notes: Notes,
+	})
 }

@@ -3,19 +3,18 @@
 //
 // Decode picks a codec by content (the "BLP1"/"BLP2" magic) or, for TGA, which has no magic, by
 // the ".tga" extension plus the checks of its header; the codecs live in the sub-packages blp and
-// tga, in the style of Go's image packages. Every decoding error is a *translate.FormatError, and
-// sizes beyond MaxPixels are refused (wrapping translate.ErrTooLarge) before anything large is
+// tga, in the style of Go's image packages. Every decoding error is a *codec.FormatError, and
+// sizes beyond MaxPixels are refused (wrapping codec.ErrTooLarge) before anything large is
 // allocated. Only mip level 0 is decoded.
 package texture
 
 import (
 	"bytes"
 	"image"
-	"image/png"
 	"path"
 	"strings"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/blp"
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 	"github.com/modelfs/modelfs/translate/texture/tga"
@@ -68,7 +67,7 @@ func hasTGAFooter(data []byte) bool {
 func Decode(name string, data []byte) (img image.Image, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			img, err = nil, &translate.InternalError{File: name, Stage: "decode", Panic: p}
+			img, err = nil, &codec.InternalError{File: name, Stage: "decode", Panic: p}
 		}
 	}()
 	switch Format(name, data) {
@@ -77,7 +76,7 @@ func Decode(name string, data []byte) (img image.Image, err error) {
 	case tga.FormatName:
 		return tga.Decode(name, data)
 	}
-	return nil, texerr.Wrap(FormatName, name, 0, translate.ErrUnknownFormat, "not a BLP or TGA texture")
+	return nil, texerr.Wrap(FormatName, name, 0, codec.ErrUnknownFormat, "not a BLP or TGA texture")
 }
 
 // DecodeConfig makes every check Decode makes of data named name short of decoding its pixels,
@@ -86,7 +85,7 @@ func Decode(name string, data []byte) (img image.Image, err error) {
 func DecodeConfig(name string, data []byte) (cfg image.Config, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			cfg, err = image.Config{}, &translate.InternalError{File: name, Stage: "decode", Panic: p}
+			cfg, err = image.Config{}, &codec.InternalError{File: name, Stage: "decode", Panic: p}
 		}
 	}()
 	switch Format(name, data) {
@@ -95,7 +94,7 @@ func DecodeConfig(name string, data []byte) (cfg image.Config, err error) {
 	case tga.FormatName:
 		return tga.DecodeConfig(name, data)
 	}
-	return image.Config{}, texerr.Wrap(FormatName, name, 0, translate.ErrUnknownFormat, "not a BLP or TGA texture")
+	return image.Config{}, texerr.Wrap(FormatName, name, 0, codec.ErrUnknownFormat, "not a BLP or TGA texture")
 }
 
 // Notes returns what the texture data named name departs from its format in, where the
@@ -105,17 +104,4 @@ func Notes(name string, data []byte) []string {
 		return blp.Notes(name, data)
 	}
 	return nil
-}
-
-// pngEncoder is shared: png.Encoder is safe for concurrent use when BufferPool is nil.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
-
-// EncodePNG encodes img as PNG, deterministically: the same image gives the same bytes. An
-// NRGBA image whose pixels are all opaque is written without an alpha channel.
-func EncodePNG(img image.Image) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := pngEncoder.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/pngenc"
 	"github.com/modelfs/modelfs/translate/texture"
 	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
 )
@@ -35,7 +37,7 @@ func TestDecodeDispatch(t *testing.T) {
 	} {
 		got, err := texture.Decode(c.name, c.data)
 		if !c.ok {
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) || fe.File != c.name {
 				t.Errorf("%s: got %v, want a FormatError", c.name, err)
 			}
@@ -50,7 +52,7 @@ func TestDecodeDispatch(t *testing.T) {
 		}
 	}
 	_, err := texture.Decode("a.png", []byte("\x89PNG"))
-	if !errors.Is(err, translate.ErrUnknownFormat) {
+	if !errors.Is(err, codec.ErrUnknownFormat) {
 		t.Errorf("unknown data: %v, want ErrUnknownFormat", err)
 	}
 }
@@ -71,11 +73,11 @@ func TestHandles(t *testing.T) {
 
 func TestEncodePNG(t *testing.T) {
 	for _, img := range []image.Image{texfix.Pattern(33, 17, 8), texfix.Pattern(8, 8, 0), image.NewGray(image.Rect(0, 0, 3, 3))} {
-		a, err := texture.EncodePNG(img)
+		a, err := pngenc.Encode(img)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := texture.EncodePNG(img)
+		b, _ := pngenc.Encode(img)
 		if !bytes.Equal(a, b) {
 			t.Fatal("EncodePNG is not deterministic")
 		}
@@ -95,14 +97,14 @@ func TestEncodePNG(t *testing.T) {
 		}
 	}
 	// An opaque NRGBA image is written as RGB: colour type 2 in IHDR.
-	p, _ := texture.EncodePNG(texfix.Pattern(4, 4, 0))
+	p, _ := pngenc.Encode(texfix.Pattern(4, 4, 0))
 	if p[25] != 2 {
 		t.Errorf("opaque image has PNG colour type %d, want 2 (RGB)", p[25])
 	}
 }
 
 func TestRegistered(t *testing.T) {
-	if !translate.IsTextureName(`Textures\SmileyGW.BLP`) || !translate.IsTextureName("a.tga") || translate.IsTextureName("a.png") {
+	if !codec.IsTextureName(`Textures\SmileyGW.BLP`) || !codec.IsTextureName("a.tga") || codec.IsTextureName("a.png") {
 		t.Fatal("the codec is not registered with translate for .blp and .tga")
 	}
 	p, err := translate.ConvertTexture("a.tga", texfix.TGA{Type: 2, Depth: 24}.Encode(texfix.Pattern(3, 2, 0)))

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/internal/scenemem"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -33,7 +33,7 @@ const maxNodes = math.MaxUint16
 // builder carries the state of one Build call.
 type builder struct {
 	m        *Model
-	src      translate.Source
+	src      codec.Source
 	format   string
 	s        *scene.Scene
 	objs     []object      // nodes in scene order (by ObjectID)
@@ -64,9 +64,9 @@ type nodeTrack struct {
 }
 
 // Build converts a raw model read from src (as format "mdl" or "mdx") into a scene.
-func Build(m *Model, src translate.Source, format string) (*scene.Scene, error) {
+func Build(m *Model, src codec.Source, format string) (*scene.Scene, error) {
 	if m == nil {
-		return nil, &translate.FormatError{Format: format, File: src.Name, Offset: -1, Msg: "no model"}
+		return nil, &codec.FormatError{Format: format, File: src.Name, Offset: -1, Msg: "no model"}
 	}
 	b := &builder{m: m, src: src, format: format, byID: map[int32]int{}, mem: scenemem.Get()}
 	b.s = &scene.Scene{
@@ -93,9 +93,9 @@ func (b *builder) fail(format string, args ...any) error {
 	return b.failErr(nil, format, args...)
 }
 
-// failErr is fail with an error (such as translate.ErrTooLarge) for errors.Is to find.
+// failErr is fail with an error (such as codec.ErrTooLarge) for errors.Is to find.
 func (b *builder) failErr(err error, format string, args ...any) error {
-	return &translate.FormatError{Format: b.format, File: b.src.Name, Offset: -1, Msg: fmt.Sprintf(format, args...), Err: err}
+	return &codec.FormatError{Format: b.format, File: b.src.Name, Offset: -1, Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
 func (b *builder) warn(format string, args ...any) {
@@ -339,8 +339,8 @@ func (b *builder) meshes() error {
 	var dropped error
 	for gi := range b.m.Geosets {
 		mesh, err := b.mesh(gi)
-		var fe *translate.FormatError
-		if errors.As(err, &fe) && !errors.Is(err, translate.ErrTooLarge) {
+		var fe *codec.FormatError
+		if errors.As(err, &fe) && !errors.Is(err, codec.ErrTooLarge) {
 			// A geoset whose faces or skin do not hold together costs itself: the game draws
 			// the others.
 			b.warn("%s; the geoset is left out", fe.Msg)
@@ -580,7 +580,7 @@ func (b *builder) animations() error {
 	}
 	channels := len(b.tracks) * len(b.m.Sequences)
 	if limit := min(max(len(b.src.Data)/4, minChannels), maxChannels); channels > limit {
-		return b.failErr(translate.ErrTooLarge, "%d animated node tracks × %d sequences is more than %d channels", len(b.tracks), len(b.m.Sequences), limit)
+		return b.failErr(codec.ErrTooLarge, "%d animated node tracks × %d sequences is more than %d channels", len(b.tracks), len(b.m.Sequences), limit)
 	}
 	windows := make([]anim.Window, len(b.m.Sequences))
 	for si, sq := range b.m.Sequences {
@@ -700,7 +700,7 @@ func (b *builder) cutAll(windows []anim.Window, keyCap int) ([][]cut, error) {
 	work()
 	wg.Wait()
 	if tooLarge.Load() {
-		return nil, b.failErr(translate.ErrTooLarge, "animations need more than %d keys", keyCap)
+		return nil, b.failErr(codec.ErrTooLarge, "animations need more than %d keys", keyCap)
 	}
 	return cuts, nil
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/gltfsample"
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -67,7 +67,7 @@ func testModel() *Model {
 
 func build(t *testing.T, m *Model) *scene.Scene {
 	t.Helper()
-	s, err := Build(m, translate.Source{Name: "test.mdl"}, "mdl")
+	s, err := Build(m, codec.Source{Name: "test.mdl"}, "mdl")
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -484,7 +484,7 @@ func TestTrackDefectsCostTheTrack(t *testing.T) {
 	for _, tc := range tests {
 		m := testModel()
 		tc.edit(m)
-		s, err := Build(m, translate.Source{Name: "bad.mdx"}, "mdx")
+		s, err := Build(m, codec.Source{Name: "bad.mdx"}, "mdx")
 		if err != nil {
 			t.Errorf("%s: %v, want the model with a warning", tc.name, err)
 			continue
@@ -515,8 +515,8 @@ func TestBadModels(t *testing.T) {
 	for _, tc := range tests {
 		m := testModel()
 		tc.edit(m)
-		s, err := Build(m, translate.Source{Name: "bad.mdx"}, "mdx")
-		var fe *translate.FormatError
+		s, err := Build(m, codec.Source{Name: "bad.mdx"}, "mdx")
+		var fe *codec.FormatError
 		if !errors.As(err, &fe) || s != nil {
 			t.Errorf("%s: got %v, want a FormatError", tc.name, err)
 			continue
@@ -525,7 +525,7 @@ func TestBadModels(t *testing.T) {
 			t.Errorf("%s: error fields %+v", tc.name, fe)
 		}
 	}
-	if _, err := Build(nil, translate.Source{Name: "nil"}, "mdx"); err == nil {
+	if _, err := Build(nil, codec.Source{Name: "nil"}, "mdx"); err == nil {
 		t.Error("nil model: no error")
 	}
 }
@@ -623,9 +623,9 @@ func TestAnimationLimits(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		s, err := Build(m, translate.Source{Name: "big.mdx", Data: tc.src}, "mdx")
+		s, err := Build(m, codec.Source{Name: "big.mdx", Data: tc.src}, "mdx")
 		runtime.ReadMemStats(&after)
-		if s != nil || !errors.Is(err, translate.ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
+		if s != nil || !errors.Is(err, codec.ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want ErrTooLarge about %s", tc.name, err, tc.want)
 		}
 		if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 256 {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/gltfsample"
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
@@ -27,7 +27,7 @@ func BenchmarkBuildOrc(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := translate.Source{Name: "hce_orc.mdl", Data: data}
+	src := codec.Source{Name: "hce_orc.mdl", Data: data}
 	var s *scene.Scene
 	b.ReportAllocs()
 	for b.Loop() {

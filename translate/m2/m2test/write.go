@@ -9,13 +9,13 @@ package m2test
 import (
 	"encoding/binary"
 	"fmt"
-	iofs "io/fs"
 	"math"
 	"path"
 	"slices"
 	"strings"
+	"testing/fstest"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/m2"
 )
 
@@ -847,22 +847,14 @@ func (fs Files) Names() []string {
 	return out
 }
 
-// Source returns the file name of files as a translate.Source whose companions are the other
+// Source returns the file name of files as a codec.Source whose companions are the other
 // files (all at the root).
-func (fs Files) Source(name string) translate.Source {
-	open := func(n string) ([]byte, error) {
-		if b, ok := fs[n]; ok {
-			return b, nil
-		}
-		return nil, &iofs.PathError{Op: "open", Path: n, Err: iofs.ErrNotExist}
+func (fs Files) Source(name string) codec.Source {
+	tree := fstest.MapFS{}
+	for n, b := range fs {
+		tree[n] = &fstest.MapFile{Data: b}
 	}
-	list := func(dir string) ([]string, error) {
-		if dir != "" && dir != "." {
-			return nil, &iofs.PathError{Op: "readdir", Path: dir, Err: iofs.ErrNotExist}
-		}
-		return fs.Names(), nil
-	}
-	return translate.Source{Name: name, Data: fs[name], Open: open, List: list}
+	return codec.Source{Name: name, Data: fs[name], FS: tree}
 }
 
 // Without returns a copy of files without the named ones.

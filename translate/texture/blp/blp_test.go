@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/blp"
 	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
 )
@@ -345,9 +345,9 @@ func TestBadInput(t *testing.T) {
 		runtime.ReadMemStats(&ms0)
 		_, err = blp.Decode(name, data)
 		runtime.ReadMemStats(&ms1)
-		var fe *translate.FormatError
+		var fe *codec.FormatError
 		if !errors.As(err, &fe) {
-			t.Errorf("%s: got %T %v, want a *translate.FormatError", name, err, err)
+			t.Errorf("%s: got %T %v, want a *codec.FormatError", name, err, err)
 			continue
 		}
 		t.Logf("%s: %v", name, err)
@@ -365,7 +365,7 @@ func TestBadInput(t *testing.T) {
 func TestTooLargeWrapsErrTooLarge(t *testing.T) {
 	data := put(texfix.BLPDXT(8, 8, 0, 0, make([]byte, 32)), 12, 1<<20)
 	_, err := blp.Decode("x", data)
-	if !errors.Is(err, translate.ErrTooLarge) {
+	if !errors.Is(err, codec.ErrTooLarge) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/tga"
 )
 
@@ -22,7 +22,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img, err := tga.Decode("fuzz.tga", data)
 		if err != nil {
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			if !errors.As(err, &fe) {
 				t.Fatalf("error %T %v is not a FormatError", err, err)
 			}

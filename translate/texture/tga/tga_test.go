@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
 	"github.com/modelfs/modelfs/translate/texture/tga"
 )
@@ -212,9 +212,9 @@ func TestBadInput(t *testing.T) {
 		runtime.ReadMemStats(&ms0)
 		_, err := tga.Decode(name, data)
 		runtime.ReadMemStats(&ms1)
-		var fe *translate.FormatError
+		var fe *codec.FormatError
 		if !errors.As(err, &fe) {
-			t.Errorf("%s: got %T %v, want a *translate.FormatError", name, err, err)
+			t.Errorf("%s: got %T %v, want a *codec.FormatError", name, err, err)
 			continue
 		}
 		t.Logf("%s: %v", name, err)

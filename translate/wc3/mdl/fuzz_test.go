@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
@@ -66,9 +66,9 @@ func FuzzRead(f *testing.F) {
 
 func checkFormatErrorNamed(t *testing.T, err error, name string) {
 	t.Helper()
-	var fe *translate.FormatError
+	var fe *codec.FormatError
 	if !errors.As(err, &fe) {
-		t.Fatalf("error %v (%T) is not a *translate.FormatError", err, err)
+		t.Fatalf("error %v (%T) is not a *codec.FormatError", err, err)
 	}
 	if fe.Line <= 0 || fe.File != name || fe.Format != "mdl" {
 		t.Fatalf("FormatError without line, file or format: %+v", fe)

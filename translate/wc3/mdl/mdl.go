@@ -7,18 +7,18 @@
 package mdl
 
 import (
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
 func init() {
-	translate.Register(translate.Format{
+	codec.Register(codec.Format{
 		Name:        "mdl",
 		Description: "Warcraft III model (text MDL)",
 		Exts:        []string{".mdl"},
 		Match:       Looks,
-		Decode: func(src translate.Source) (*scene.Scene, error) {
+		Decode: func(src codec.Source) (*scene.Scene, error) {
 			m, err := Read(src.Name, src.Data)
 			if err != nil {
 				return nil, err

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
@@ -402,12 +402,12 @@ func TestWarningsCapped(t *testing.T) {
 	}
 }
 
-// checkFormatError asserts err is a *translate.FormatError with a line number.
+// checkFormatError asserts err is a *codec.FormatError with a line number.
 func checkFormatError(t *testing.T, err error) {
 	t.Helper()
-	var fe *translate.FormatError
+	var fe *codec.FormatError
 	if !errors.As(err, &fe) {
-		t.Fatalf("error %v (%T) is not a *translate.FormatError", err, err)
+		t.Fatalf("error %v (%T) is not a *codec.FormatError", err, err)
 	}
 	if fe.Line <= 0 || fe.Format != "mdl" || fe.File != "bad.mdl" {
 		t.Errorf("FormatError %+v lacks line, format or file", fe)
@@ -470,7 +470,7 @@ func TestBadInput(t *testing.T) {
 				t.Fatal("no error")
 			}
 			checkFormatError(t, err)
-			var fe *translate.FormatError
+			var fe *codec.FormatError
 			errors.As(err, &fe)
 			if tc.line != 0 && fe.Line != tc.line {
 				t.Errorf("line %d, want %d: %v", fe.Line, tc.line, err)
@@ -639,7 +639,7 @@ func TestParseFloat32Random(t *testing.T) {
 
 func TestReadRegistered(t *testing.T) {
 	found := false
-	for _, f := range translate.Formats() {
+	for _, f := range codec.Formats() {
 		if f.Name == "mdl" {
 			found = f.Match([]byte(small)) && len(f.Exts) == 1 && f.Exts[0] == ".mdl"
 		}

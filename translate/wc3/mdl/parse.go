@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
@@ -24,7 +24,7 @@ type parser struct {
 	known    bool // a known top-level block was seen
 }
 
-type parseError struct{ err *translate.FormatError }
+type parseError struct{ err *codec.FormatError }
 
 // Read decodes an MDL file; name is used in errors.
 func Read(name string, data []byte) (m *wc3.Model, err error) {
@@ -64,7 +64,7 @@ func (p *parser) next() {
 }
 
 func (p *parser) failf(format string, args ...any) {
-	panic(parseError{&translate.FormatError{
+	panic(parseError{&codec.FormatError{
 		Format: "mdl", File: p.name, Offset: int64(p.lx.start), Line: p.lx.tokLine,
 		Msg: fmt.Sprintf(format, args...),
 	}})

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
@@ -45,9 +45,9 @@ func readMeasured(t *testing.T, data []byte) (alloc uint64, took time.Duration, 
 func mustFail(t *testing.T, what string, data []byte) {
 	t.Helper()
 	alloc, _, err := readMeasured(t, data)
-	var fe *translate.FormatError
+	var fe *codec.FormatError
 	if !errors.As(err, &fe) {
-		t.Fatalf("%s: got %v, want a *translate.FormatError", what, err)
+		t.Fatalf("%s: got %v, want a *codec.FormatError", what, err)
 	}
 	if fe.Format != "mdx" || fe.File != "bad.mdx" || fe.Offset < 0 || fe.Offset > int64(len(data)) {
 		t.Fatalf("%s: bad error fields: %+v", what, fe)
@@ -69,9 +69,9 @@ func mayPass(t *testing.T, what string, data []byte) bool {
 		t.Fatalf("%s: allocated %d bytes for %d input bytes", what, alloc, len(data))
 	}
 	if err != nil {
-		var fe *translate.FormatError
+		var fe *codec.FormatError
 		if !errors.As(err, &fe) {
-			t.Fatalf("%s: error %v is not a *translate.FormatError", what, err)
+			t.Fatalf("%s: error %v is not a *codec.FormatError", what, err)
 		}
 		return false
 	}

@@ -27,18 +27,18 @@ package mdx
 import (
 	"bytes"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
 func init() {
-	translate.Register(translate.Format{
+	codec.Register(codec.Format{
 		Name:        "mdx",
 		Description: "Warcraft III model (binary MDX)",
 		Exts:        []string{".mdx"},
 		Match:       func(head []byte) bool { return bytes.HasPrefix(head, []byte("MDLX")) },
-		Decode: func(src translate.Source) (*scene.Scene, error) {
+		Decode: func(src codec.Source) (*scene.Scene, error) {
 			m, err := Read(src.Name, src.Data)
 			if err != nil {
 				return nil, err

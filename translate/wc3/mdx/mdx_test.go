@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
@@ -227,7 +227,7 @@ func TestVersions(t *testing.T) {
 		c := bytes.Clone(b)
 		put32(c, 12, v)
 		_, err := Read("v.mdx", c)
-		var fe *translate.FormatError
+		var fe *codec.FormatError
 		if !errors.As(err, &fe) || fe.Offset != 12 {
 			t.Fatalf("version %d: %v", v, err)
 		}

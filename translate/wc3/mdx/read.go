@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/modelfs/modelfs/internal/le"
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
@@ -49,7 +49,7 @@ type reader struct {
 }
 
 func (r *reader) fail(off int, format string, a ...any) error {
-	return &translate.FormatError{Format: "mdx", File: r.name, Offset: int64(off), Msg: fmt.Sprintf(format, a...)}
+	return &codec.FormatError{Format: "mdx", File: r.name, Offset: int64(off), Msg: fmt.Sprintf(format, a...)}
 }
 
 // more reports whether another warning would still be recorded; callers on paths that can
@@ -219,7 +219,7 @@ func (r *reader) file() error {
 				r.warn("offset %d: unknown chunk %s (%d bytes) skipped", pos, r.tagName(pos), size)
 			}
 		}
-		var fe *translate.FormatError
+		var fe *codec.FormatError
 		if err != nil && sawGeos && tag != tagGEOS && errors.As(err, &fe) {
 			// A damaged object after the geometry costs its chunk's objects from it on: those
 			// read before it stay, the game shows the rest of the model.

@@ -1,11 +1,11 @@
 // Package texerr holds what the texture decoders share: their size limits and the constructors
-// of the *translate.FormatError values they return.
+// of the *codec.FormatError values they return.
 package texerr
 
 import (
 	"fmt"
 
-	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // MaxSide is the largest width or height a decoder accepts.
@@ -17,22 +17,22 @@ const MaxPixels = 8192 * 8192
 
 // Errorf returns a FormatError for file in the given format at offset off (-1 when unknown).
 func Errorf(format, file string, off int64, msg string, args ...any) error {
-	return &translate.FormatError{Format: format, File: file, Offset: off, Msg: fmt.Sprintf(msg, args...)}
+	return &codec.FormatError{Format: format, File: file, Offset: off, Msg: fmt.Sprintf(msg, args...)}
 }
 
 // Wrap returns a FormatError for file in the given format at offset off with cause err.
 func Wrap(format, file string, off int64, err error, msg string, args ...any) error {
-	return &translate.FormatError{Format: format, File: file, Offset: off, Msg: fmt.Sprintf(msg, args...), Err: err}
+	return &codec.FormatError{Format: format, File: file, Offset: off, Msg: fmt.Sprintf(msg, args...), Err: err}
 }
 
-// CheckSize returns a FormatError wrapping translate.ErrTooLarge (or a plain one for a zero
+// CheckSize returns a FormatError wrapping codec.ErrTooLarge (or a plain one for a zero
 // size) unless 0 < w, h ≤ MaxSide and w×h ≤ MaxPixels.
 func CheckSize(format, file string, off int64, w, h uint64) error {
 	switch {
 	case w == 0 || h == 0:
 		return Errorf(format, file, off, "empty image (%d×%d)", w, h)
 	case w > MaxSide || h > MaxSide || w*h > MaxPixels:
-		return Wrap(format, file, off, translate.ErrTooLarge, "image of %d×%d pixels (at most %d a side and %d in all)", w, h, MaxSide, MaxPixels)
+		return Wrap(format, file, off, codec.ErrTooLarge, "image of %d×%d pixels (at most %d a side and %d in all)", w, h, MaxSide, MaxPixels)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package translate
+package codec
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ func TestCompanionFoldsCase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	src := Source{Name: "pmodel/p0.skc", Open: RootOpener(root), List: RootLister(root)}
+	src := Source{Name: "pmodel/p0.skc", FS: RootFS(root)}
 	for _, tc := range []struct{ ask, found, body string }{
 		{"pmodel/p0.bnc", "pmodel/P0.bnc", "bones"},
 		{"PMODEL/P0.BNC", "pmodel/P0.bnc", "bones"},
@@ -52,7 +52,7 @@ func TestCompanionFoldsCase(t *testing.T) {
 			t.Errorf("Companion(%q) succeeded", bad)
 		}
 	}
-	if _, err := RootLister(root)("../"); !errors.Is(err, fs.ErrPermission) {
+	if _, err := fs.ReadDir(RootFS(root), "../"); !errors.Is(err, fs.ErrInvalid) {
 		t.Errorf("listing outside the root: %v", err)
 	}
 	if _, _, err := (Source{Name: "x"}).Companion("a"); !errors.Is(err, fs.ErrNotExist) {
@@ -86,7 +86,7 @@ func TestResolveTexture(t *testing.T) {
 	}
 	defer root.Close()
 	src := func(model string) Source {
-		return Source{Name: model, Open: RootOpener(root), List: RootLister(root)}
+		return Source{Name: model, FS: RootFS(root)}
 	}
 	for _, tc := range []struct{ model, ref, want, reason string }{
 		{"Units/Footman/Footman.mdx", `Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},         // root-relative, backslashes
@@ -112,7 +112,7 @@ func TestResolveTexture(t *testing.T) {
 	}
 }
 
-// ReadSource takes a name as the file system has it: a backslash is part of it, and bytes that
+// RootFS takes a name as the file system has it: a backslash is part of it, and bytes that
 // are not UTF-8 are kept.
 func TestReadSourceExactNames(t *testing.T) {
 	dir := t.TempDir()
@@ -124,10 +124,10 @@ func TestReadSourceExactNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadSource(root, name)
+		got, err := fs.ReadFile(RootFS(root), name)
 		root.Close()
 		if err != nil || string(got) != name {
-			t.Errorf("ReadSource(%q) = %q, %v", name, got, err)
+			t.Errorf("ReadFile(%q) = %q, %v", name, got, err)
 		}
 	}
 }
@@ -145,8 +145,8 @@ func TestRootReadersNeverBlockOnFIFOs(t *testing.T) {
 	defer root.Close()
 	done := make(chan [2]error, 1)
 	go func() {
-		_, err1 := ReadFileIn(root, "pipe")
-		_, err2 := RootLister(root)("pipe")
+		_, err1 := fs.ReadFile(RootFS(root), "pipe")
+		_, err2 := fs.ReadDir(RootFS(root), "pipe")
 		done <- [2]error{err1, err2}
 	}()
 	select {

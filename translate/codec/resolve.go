@@ -1,11 +1,9 @@
-package translate
+package codec
 
 import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/modelfs/modelfs/translate/scene"
 )
 
 // textureExts are the image extensions tried, in order, when a texture's named file is absent:
@@ -38,14 +36,14 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 		}
 		candidates = candidates[1:]
 	}
-	if src.List == nil {
+	if src.FS == nil {
 		return "", "no directory access to look for " + ref
 	}
 	base := path.Base(clean)
 	var tried []string
 	try := func(p string) (string, bool) {
 		p = path.Clean(p)
-		if p == ".." || strings.HasPrefix(p, "../") || slices.Contains(tried, p) {
+		if leaves(p) || slices.Contains(tried, p) {
 			return "", false
 		}
 		tried = append(tried, p)
@@ -59,7 +57,7 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 	// The folders beside the model's are listed only when nothing nearer matched, so that a
 	// model whose texture is found nearer does not depend on its parent folder's listing.
 	if parent := path.Dir(modelDir); modelDir != "." {
-		if siblings, err := src.List(parent); err == nil {
+		if siblings, err := src.ReadDir(parent); err == nil {
 			for _, sib := range siblings {
 				if found, ok := try(path.Join(parent, sib, base)); ok {
 					return found, ""
@@ -69,9 +67,6 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 	}
 	return "", "texture not found: " + ref
 }
-
-// leaves reports whether the cleaned relative path p climbs out of the folder it is taken from.
-func leaves(p string) bool { return p == ".." || strings.HasPrefix(p, "../") }
 
 // findImage looks for p, then p with each other image extension, ignoring case.
 func (src Source) findImage(p string) (string, bool) {
@@ -89,24 +84,3 @@ func (src Source) findImage(p string) (string, bool) {
 	}
 	return "", false
 }
-
-// resolveTextures fills in Resolved for every texture of s that names a file, and records in the
-// scene's warnings the references that could not be resolved.
-func resolveTextures(src Source, s *scene.Scene) {
-	for i := range s.Textures {
-		t := &s.Textures[i]
-		if t.Path == "" || t.Resolved != "" {
-			continue
-		}
-		found, reason := src.ResolveTexture(t.Path)
-		if found == "" {
-			if !t.Guess { // a missing stand-in is expected, not a fault of the model
-				s.Warnings = append(s.Warnings, "texture "+quote(t.Path)+": "+reason)
-			}
-			continue
-		}
-		t.Resolved = found
-	}
-}
-
-func quote(s string) string { return "\"" + s + "\"" }
