@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -22,9 +23,9 @@ const (
 
 // cli is the command-line grammar.
 type cli struct {
-	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json."`
+	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json, or one texture to .png."`
 	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
-	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json (foreground; stop with Ctrl-C)."`
+	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json, every texture as .png (foreground; stop with Ctrl-C)."`
 	Cache   cacheCmd   `cmd:"" help:"Fill (warm), inspect (stats) or empty (clear) the persistent cache directory that mounts share."`
 }
 
@@ -58,7 +59,8 @@ func parse(args []string, stdout, stderr io.Writer) (*kong.Context, error) {
 	helped := false
 	k, err := kong.New(&c,
 		kong.Name("modelfs"),
-		kong.Description("Open old game models with today's tools: translate Warcraft III MDL/MDX models to glTF, OBJ and JSON."),
+		kong.Description("Open old game models with today's tools: shows ${model_formats} models as glTF, OBJ and JSON, and their textures as PNG."),
+		helpVars(),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(int) { helped = true }),
 		kong.UsageOnError(),
@@ -74,6 +76,35 @@ func parse(args []string, stdout, stderr io.Writer) (*kong.Context, error) {
 		return nil, nil
 	}
 	return ctx, err
+}
+
+// helpVars fills the help texts' ${…} from the format registry, so that they name every format
+// and decoder option there is.
+func helpVars() kong.Vars {
+	var models, textures, games, options []string
+	for _, f := range codec.Formats() {
+		if f.Decode != nil {
+			models = append(models, f.Exts...)
+			if f.Game != "" && !slices.Contains(games, f.Game) {
+				games = append(games, f.Game)
+			}
+		} else {
+			textures = append(textures, f.Exts...)
+		}
+		for _, o := range f.Options {
+			options = append(options, fmt.Sprintf("%s=… %s (%s)", o.Name, o.Help, f.Name))
+		}
+	}
+	opts := "none"
+	if len(options) > 0 {
+		opts = strings.Join(options, "; ")
+	}
+	return kong.Vars{
+		"model_exts":    strings.Join(models, ", "),
+		"texture_exts":  strings.Join(textures, ", "),
+		"model_formats": strings.Join(games, ", "),
+		"options":       opts,
+	}
 }
 
 // sizeFlags are the flags whose value is a size.

@@ -196,3 +196,39 @@ func TestConvertOddNames(t *testing.T) {
 		}
 	}
 }
+
+// The help texts name every format, extension and decoder option the registry holds, and
+// every kind of virtual file.
+func TestHelpTextsCurrent(t *testing.T) {
+	help := func(args ...string) string {
+		code, out, errs := runCLI(t, append(args, "--help")...)
+		if code != exitOK {
+			t.Fatalf("%v --help: exit %d\n%s", args, code, errs)
+		}
+		return strings.Join(strings.Fields(out), " ") // as wrapped for the terminal
+	}
+	top, convert, info, mount := help(), help("convert"), help("info"), help("mount")
+	for _, f := range codec.Formats() {
+		for _, ext := range f.Exts {
+			if !strings.Contains(convert, ext) {
+				t.Errorf("convert --help does not name %s (%s)", ext, f.Name)
+			}
+			if f.Decode != nil && !strings.Contains(info, ext) {
+				t.Errorf("info --help does not name %s", ext)
+			}
+		}
+		if f.Game != "" && !strings.Contains(top, f.Game) {
+			t.Errorf("--help does not name %s", f.Game)
+		}
+		for _, o := range f.Options {
+			if !strings.Contains(convert, o.Name+"=") || !strings.Contains(mount, o.Name+"=") {
+				t.Errorf("convert or mount --help does not name the option %s", o.Name)
+			}
+		}
+	}
+	for _, kind := range []string{".gltf", ".glb", ".obj", ".mtl", ".json", ".png"} {
+		if !strings.Contains(mount, kind) {
+			t.Errorf("mount --help does not name %s", kind)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 // infoCmd is `modelfs info`.
 type infoCmd struct {
-	In   pathArg `arg:"" help:"Model file to summarise."`
+	In   pathArg `arg:"" help:"Model file to summarise (${model_exts})."`
 	Root pathArg `help:"Root of the game tree (see convert). Default: the model's directory."`
 }
 

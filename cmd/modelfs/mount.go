@@ -34,7 +34,7 @@ type mountCmd struct {
 	Parallel    int               `help:"Translations running at once, at most 256 (default: the number of CPUs)."`
 	MaxSource   string            `name:"max-source-size" default:"128MiB" placeholder:"SIZE" help:"Largest model, texture or companion file read; larger ones are refused with an error naming the limit (at least 1MiB, at most 512MiB; default: 128MiB)."`
 	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
-	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: geosets=all keeps every World of Warcraft character geoset (hairstyles…), profile=N picks its skin profile."`
+	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 }
 
 // stopSignals returns the channel a stop request arrives on and a function that stops listening.

@@ -133,6 +133,7 @@ func (src Source) FindFold(name string) (string, bool) {
 type Format struct {
 	Name        string   // short registry name, e.g. "mdx"
 	Description string   // human name, e.g. "Warcraft III model (binary MDX)"
+	Game        string   // the game (or family of games) whose files these are, e.g. "Warcraft III"
 	Exts        []string // lower-case extensions with the dot, e.g. ".mdx"
 	// Match reports whether head (the first SniffLen bytes or fewer) looks like this model format.
 	Match func(head []byte) bool

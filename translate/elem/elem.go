@@ -36,6 +36,7 @@ const FormatName = "elem"
 func init() {
 	codec.Register(codec.Format{
 		Name:        FormatName,
+		Game:        "Elfreina",
 		Description: "Elfreina extension model (.elem)",
 		Exts:        []string{".elem"},
 		Match:       Looks,

@@ -13,6 +13,7 @@ import (
 func init() {
 	codec.Register(codec.Format{
 		Name:        Format,
+		Game:        "World of Warcraft",
 		Description: "World of Warcraft model (M2, versions 256–272)",
 		Exts:        []string{".m2"},
 		Match:       func(head []byte) bool { return bytes.HasPrefix(head, []byte("MD20")) },

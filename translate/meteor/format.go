@@ -15,6 +15,7 @@ import (
 func init() {
 	codec.Register(codec.Format{
 		Name:        FormatSKC,
+		Game:        "Meteor Blade",
 		Description: "Meteor Blade character skin (.skc)",
 		Exts:        []string{".skc"},
 		Match:       Match,

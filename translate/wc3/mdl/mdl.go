@@ -15,6 +15,7 @@ import (
 func init() {
 	codec.Register(codec.Format{
 		Name:        "mdl",
+		Game:        "Warcraft III",
 		Description: "Warcraft III model (text MDL)",
 		Exts:        []string{".mdl"},
 		Match:       Looks,

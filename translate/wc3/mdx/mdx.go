@@ -35,6 +35,7 @@ import (
 func init() {
 	codec.Register(codec.Format{
 		Name:        "mdx",
+		Game:        "Warcraft III",
 		Description: "Warcraft III model (binary MDX)",
 		Exts:        []string{".mdx"},
 		Match:       func(head []byte) bool { return bytes.HasPrefix(head, []byte("MDLX")) },
