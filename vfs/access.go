@@ -28,7 +28,7 @@ import (
 // the checks of the version just saw (the file states, the listings), so that it costs no
 // system call of its own in the common case. A file that cannot be looked at grants nothing;
 // the next check of the version finds why.
-func (f *fsys) access(src string, v *version) uint32 {
+func (f *Tree) access(src string, v *Version) uint32 {
 	own, ok := f.stateOf(src)
 	if !ok {
 		return 0
@@ -73,7 +73,7 @@ func (f *fsys) access(src string, v *version) uint32 {
 
 // stateOf returns the state of the file name: the one the mount knows, else one made from a
 // fresh look at it.
-func (f *fsys) stateOf(name string) (fileState, bool) {
+func (f *Tree) stateOf(name string) (fileState, bool) {
 	f.mu.Lock()
 	st, ok := f.files.get(name)
 	f.mu.Unlock()
@@ -97,7 +97,7 @@ func (f *fsys) stateOf(name string) (fileState, bool) {
 // whereAndACL returns the real path inside SRC of the open file, when it is not name, and
 // whether the file has an access ACL. A file whose real path cannot be told is taken to be
 // where its name says only when SRC itself cannot be told either (no /proc).
-func (f *fsys) whereAndACL(file *os.File, name string) (real string, acl bool) {
+func (f *Tree) whereAndACL(file *os.File, name string) (real string, acl bool) {
 	fd := int(file.Fd())
 	if n, err := unix.Fgetxattr(fd, "system.posix_acl_access", nil); err == nil && n > 0 {
 		acl = true
@@ -128,7 +128,7 @@ type dirState struct {
 // dirAccess returns the identity of the directory dir and whether it has an access ACL: its
 // listing's identity while that is recent (see dirRecheck), else a fresh Stat's; the ACL is
 // looked up once per identity.
-func (f *fsys) dirAccess(dir string) (identity, bool, bool) {
+func (f *Tree) dirAccess(dir string) (identity, bool, bool) {
 	f.dirs.mu.Lock()
 	l := f.dirs.m[dir]
 	recent := l != nil && time.Since(l.checked) < dirRecheck
@@ -169,7 +169,7 @@ func (f *fsys) dirAccess(dir string) (identity, bool, bool) {
 // in id's group or not as the user database says (both are assumed when it cannot tell); a
 // member of the group may be id's owner; anyone else may be either. An entry with an ACL may
 // deny any user but its owner: it grants only its owner's class.
-func (f *fsys) grants(id identity, acl bool, uid, gid uint32, bit uint32) uint32 {
+func (f *Tree) grants(id identity, acl bool, uid, gid uint32, bit uint32) uint32 {
 	m := id.mode
 	u, g, o := m>>6&bit != 0, m>>3&bit != 0, m&bit != 0
 	sameU, sameG := id.uid == uid, id.gid == gid
@@ -215,7 +215,7 @@ const (
 // member tells whether the user uid is in the group gid, from the user database, asked once
 // per user for the mount's life (a user's groups change rarely, and a change shows at the next
 // mount).
-func (f *fsys) member(uid, gid uint32) int {
+func (f *Tree) member(uid, gid uint32) int {
 	f.mu.Lock()
 	groups, ok := f.groups[uid]
 	f.mu.Unlock()

@@ -28,8 +28,10 @@ const maxLogged = 4096
 // used are dropped, and made again from the journal's disk entries or by translating.
 const maxVersions = 2 << 20
 
-// fsys is the state shared by every node of one mount: the tree core, free of FUSE.
-type fsys struct {
+// Tree is one game tree served: the virtual tree every front end shows — names, kinds, sizes,
+// content, invalidation, errors — free of FUSE. It is safe for concurrent use.
+type Tree struct {
+	src        string // the tree's absolute path
 	root       *os.Root
 	opt        Options
 	kinds      map[string]translate.Kind // ".gltf" → GLTF, for the enabled kinds
@@ -60,7 +62,7 @@ type fsys struct {
 	closeOnce sync.Once
 
 	mu       sync.Mutex
-	versions bounded[*version]          // source path → its version
+	versions bounded[*Version]          // source path → its version
 	files    bounded[fileState]         // file path → what its content was when last read
 	depLists bounded[[]dep]             // shared dep lists (see intern)
 	scans    map[string]*scan           // folder → where a sequential scan of it is (see readAhead)
@@ -70,8 +72,8 @@ type fsys struct {
 	logged   map[cache.Key]struct{}
 }
 
-func newFsys(root *os.Root, opt Options) *fsys {
-	f := &fsys{
+func newTree(root *os.Root, opt Options) *Tree {
+	f := &Tree{
 		root:          root,
 		opt:           opt,
 		kinds:         make(map[string]translate.Kind),
@@ -83,7 +85,7 @@ func newFsys(root *os.Root, opt Options) *fsys {
 		modelMemory:   semaphore.NewWeighted(opt.CacheBytes / 2),
 		textureMemory: semaphore.NewWeighted(opt.CacheBytes / 2),
 		dirs:          dirs{m: map[string]*listing{}},
-		versions:      newBounded[*version](maxVersions),
+		versions:      newBounded[*Version](maxVersions),
 		files:         newBounded[fileState](maxVersions),
 		depLists:      newBounded[[]dep](maxVersions),
 		logged:        make(map[cache.Key]struct{}),
@@ -103,7 +105,7 @@ func newFsys(root *os.Root, opt Options) *fsys {
 
 // virtualName splits a name such as "Crate.mdx.gltf" into its source name and kind; ok is false
 // when name is not a virtual file of an enabled kind beside a model-named source.
-func (f *fsys) virtualName(name string) (src string, kind translate.Kind, ok bool) {
+func (f *Tree) virtualName(name string) (src string, kind translate.Kind, ok bool) {
 	ext := path.Ext(name)
 	kind, ok = f.kinds[ext]
 	if !ok {
@@ -118,7 +120,7 @@ func (f *fsys) virtualName(name string) (src string, kind translate.Kind, ok boo
 
 // sourceInfo returns the Lstat of the source at src, or when it is a symlink, the Stat of what
 // it leads to inside SRC: a symlinked model or texture is translated as the file it names.
-func (f *fsys) sourceInfo(src string) (fs.FileInfo, error) {
+func (f *Tree) sourceInfo(src string) (fs.FileInfo, error) {
 	fi, err := f.root.Lstat(src)
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return fi, err
@@ -130,7 +132,7 @@ func (f *fsys) sourceInfo(src string) (fs.FileInfo, error) {
 // that is a FIFO by now (a directory replaced since its lookup) fails with ENOTDIR instead of
 // waiting for a writer. The root is opened through the directory's descriptor, so it is the
 // directory that was checked.
-func (f *fsys) openDir(rel string) (*os.Root, error) {
+func (f *Tree) openDir(rel string) (*os.Root, error) {
 	d, err := f.root.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -144,7 +146,7 @@ func (f *fsys) openDir(rel string) (*os.Root, error) {
 }
 
 // followLink returns the Stat of what the symlink at rel leads to, which must be inside SRC.
-func (f *fsys) followLink(rel string) (fs.FileInfo, error) {
+func (f *Tree) followLink(rel string) (fs.FileInfo, error) {
 	return f.root.Stat(rel)
 }
 
@@ -211,10 +213,10 @@ const (
 // memPut keeps a document in the memory tier, whose budget first sets aside what the mount's
 // own state takes: --cache-size bounds everything the mount keeps for what it translated, the
 // nodes a listing makes the kernel hold included, and documents get what is left.
-func (f *fsys) memPut(key string, data []byte) { f.memKeep(key, data, false) }
+func (f *Tree) memPut(key string, data []byte) { f.memKeep(key, data, false) }
 
 // memKeep is memPut, or with maybe, PutIfRoom: for a document kept in case it is asked for.
-func (f *fsys) memKeep(key string, data []byte, maybe bool) bool {
+func (f *Tree) memKeep(key string, data []byte, maybe bool) bool {
 	f.reserve()
 	if maybe {
 		return f.mem.PutIfRoom(key, data)
@@ -225,7 +227,7 @@ func (f *fsys) memKeep(key string, data []byte, maybe bool) bool {
 
 // reserve sets aside in the memory tier's budget what the mount holds besides documents: its
 // own state, and the translations running (see make).
-func (f *fsys) reserve() {
+func (f *Tree) reserve() {
 	f.mu.Lock()
 	state := int64(f.versions.len())*versionCost + int64(f.files.len())*fileCost
 	f.mu.Unlock()

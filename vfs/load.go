@@ -35,15 +35,15 @@ var lockWait = 10 * time.Second
 
 // loaded is what one load found or made.
 type loaded struct {
-	v   *version
+	v   *Version
 	out map[translate.Kind][]byte // the documents, when the load read or made them
 }
 
 // get returns the current version of the model (or texture) at src and, with needBytes, the
-// bytes of kind; for a failed kind other than the .json the error is a *failure. fi, when not
+// bytes of kind; for a failed kind other than the .json the error is a *TranslationError. fi, when not
 // nil, is a fresh Lstat of src. Concurrent callers for one source share one load, each waiting
 // on its own ctx.
-func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*version, []byte, error) {
+func (f *Tree) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*Version, []byte, error) {
 	for range 4 {
 		if v := f.currentVersion(src, fi); v != nil {
 			if b, err, ok := f.answer(src, v, nil, kind, n); ok {
@@ -65,13 +65,13 @@ func (f *fsys) get(ctx context.Context, src string, fi fs.FileInfo, kind transla
 		}
 		fi = nil // the load served another caller's need: look again
 	}
-	return nil, nil, &failure{path: src, err: errors.New("the document could not be kept long enough to be read")}
+	return nil, nil, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
 }
 
 // answer is what get returns for v when v serves the need: the kind's failure, or with
 // needBytes its bytes (from out, which a load filled, or the tiers); ok is false when it does
 // not.
-func (f *fsys) answer(src string, v *version, out map[translate.Kind][]byte, kind translate.Kind, n need) (b []byte, err error, ok bool) {
+func (f *Tree) answer(src string, v *Version, out map[translate.Kind][]byte, kind translate.Kind, n need) (b []byte, err error, ok bool) {
 	switch {
 	case !v.has(kind):
 		return nil, nil, false
@@ -88,7 +88,7 @@ func (f *fsys) answer(src string, v *version, out map[translate.Kind][]byte, kin
 }
 
 // bytes returns the document of kind of v from the memory or the disk tier.
-func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
+func (f *Tree) bytes(v *Version, kind translate.Kind) ([]byte, bool) {
 	mk := memKey(v.id, kind)
 	if b, ok := f.mem.Get(mk); ok {
 		return b, true
@@ -117,7 +117,7 @@ func (f *fsys) bytes(v *version, kind translate.Kind) ([]byte, bool) {
 
 // load is the body of one shared load of src: it finds the current version, from the versions
 // or the disk tier, or makes it, so that it has kind (and its bytes, with needBytes).
-func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
+func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 	fi, err := f.sourceInfo(src)
 	if err != nil {
 		return loaded{}, err
@@ -174,7 +174,7 @@ func (f *fsys) load(src string, kind translate.Kind, n need) (loaded, error) {
 }
 
 // depsHold reports whether every dep of v holds.
-func (f *fsys) depsHold(v *version) bool {
+func (f *Tree) depsHold(v *Version) bool {
 	for _, d := range v.deps {
 		if !f.current(d) {
 			return false
@@ -185,7 +185,7 @@ func (f *fsys) depsHold(v *version) bool {
 
 // fromDisk looks for the version of src with key in the disk tier, and takes it when its
 // deps hold.
-func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.Kind, n need) (loaded, bool) {
+func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.Kind, n need) (loaded, bool) {
 	if f.disk == nil {
 		return loaded{}, false
 	}
@@ -199,7 +199,7 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	if err != nil {
 		return loaded{}, false
 	}
-	v := &version{key: key, deps: deps, fails: fails, persist: true, mtime: st.id.mtime}
+	v := &Version{key: key, deps: deps, fails: fails, persist: true, mtime: st.id.mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
@@ -243,8 +243,8 @@ func (f *fsys) fromDisk(src string, key cache.Key, st fileState, kind translate.
 
 // unreadable is the version of a source that cannot be read (for lack of permission, say):
 // every kind fails, the .json holds the error document, and nothing of it is kept on disk.
-func (f *fsys) unreadable(src string, err error) *version {
-	v := &version{err: err}
+func (f *Tree) unreadable(src string, err error) *Version {
+	v := &Version{err: err}
 	for _, k := range allKinds {
 		v.sizes[kindIndex(k)] = 0
 		v.fails[kindIndex(k)] = classOf(err)
@@ -267,7 +267,7 @@ func (f *fsys) unreadable(src string, err error) *version {
 // keeps the result: the version, the documents on disk as each is made, and in memory the one
 // the caller wants (a stat is followed by a read more often than not), the others too without
 // a disk tier, as far as there is room.
-func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
+func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
 	isTexture := codec.IsTextureName(src)
 	slots, memory := f.modelSlots, f.modelMemory
 	if isTexture {
@@ -290,7 +290,7 @@ func (f *fsys) make(src string, data []byte, st fileState, key cache.Key, want t
 	if f.opt.OnTranslate != nil {
 		f.opt.OnTranslate(src)
 	}
-	v := &version{key: key, persist: true, mtime: st.id.mtime}
+	v := &Version{key: key, persist: true, mtime: st.id.mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
@@ -355,8 +355,8 @@ const outputFactor = 8
 // with documents nobody reads, nor a big model holds all its documents at once. Without a
 // disk tier, or once it fails or the entry outgrows it, documents go to memory.
 type keeper struct {
-	f    *fsys
-	v    *version
+	f    *Tree
+	v    *Version
 	want translate.Kind // the kind the caller asked for
 	read bool           // to read it, not only to stat it
 	w    *cache.Writer
@@ -437,14 +437,14 @@ func (k *keeper) finish() {
 // texturePNG is the codec.TextureFunc of the mount's translations: the PNG of a texture a
 // .glb embeds comes from the texture's own version (the document NAME.EXT.png shows), so that a
 // texture used by ten thousand models is decoded once.
-func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
+func (f *Tree) texturePNG(name string, data []byte) ([]byte, error) {
 	key := f.sourceKey(name, sha256.Sum256(data))
 	if b, ok := f.mem.Get(memKey(versionID(key, nil), translate.PNG)); ok {
 		return b, nil // a texture's version reads nothing else
 	}
 	if codec.IsTextureName(name) {
 		v, b, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)
-		var fe *failure
+		var fe *TranslationError
 		switch {
 		case v == nil || v.key != key: // the file changed since the model read it
 		case err == nil:
@@ -459,7 +459,7 @@ func (f *fsys) texturePNG(name string, data []byte) ([]byte, error) {
 // recorder is a translation's view of the tree: it answers the decoder's companion reads,
 // listings and lookups, and remembers each, with what it found, as the version's deps.
 type recorder struct {
-	f *fsys
+	f *Tree
 
 	mu       sync.Mutex
 	deps     []dep
@@ -588,10 +588,10 @@ func (e *entry) Type() fs.FileMode {
 func (e *entry) IsDir() bool { return e.Type().IsDir() }
 
 // logFailure logs a failed model once per version.
-func (f *fsys) logFailure(src string, key cache.Key, format string, err error) {
-	var fe *failure
+func (f *Tree) logFailure(src string, key cache.Key, format string, err error) {
+	var fe *TranslationError
 	if errors.As(err, &fe) {
-		err = fe.err
+		err = fe.Err
 	}
 	f.mu.Lock()
 	_, done := f.logged[key]
@@ -613,7 +613,7 @@ func (f *fsys) logFailure(src string, key cache.Key, format string, err error) {
 
 // diskError logs a failure of the disk tier once: after one, writes pause (and ErrPaused is not
 // logged), and a missing entry is no failure.
-func (f *fsys) diskError(err error) {
+func (f *Tree) diskError(err error) {
 	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, cache.ErrPaused) {
 		return
 	}

@@ -1,8 +1,9 @@
-// Package vfs is the read-only FUSE file system of modelfs.
+// Package vfs is the tree core of modelfs: the read-only virtual tree that every front end serves
+// (the FUSE mount in vfs/fusefs, WebDAV), free of any of them.
 //
-// A mount mirrors a source tree (SRC): directories and ordinary files pass through unchanged and
-// symlinks are shown as symlinks, all read through an *os.Root on SRC so that nothing the file
-// system does resolves outside it. Beside every file whose name a registered model format claims
+// A Tree mirrors a source tree (SRC): directories and ordinary files pass through unchanged and
+// symlinks are shown as symlinks, all read through an *os.Root on SRC so that nothing the tree
+// does resolves outside it. Beside every file whose name a registered model format claims
 // (codec.IsModelName) stand virtual files NAME.EXT.gltf, .glb, .obj, .mtl and .json, and
 // beside every texture NAME.EXT.png, translated on first use with exactly the bytes
 // `modelfs convert` writes.
@@ -20,8 +21,10 @@
 // per directory version; a changed file is read and hashed again, and only a changed content
 // makes a new translation.
 //
-// A model that fails to translate gives EIO on open of its .gltf, .glb, .obj and .mtl; its .json
-// holds the error document of metajson.EncodeError. Every mutating operation returns EROFS.
+// A model that fails to translate gives a *TranslationError on its .gltf, .glb, .obj and .mtl;
+// its .json holds the error document (translate.ErrorDocument). Every operation that would
+// change the tree fails with ErrReadOnly. Each front end turns these into its own errors in one
+// place (errnos, HTTP statuses).
 package vfs
 
 import (
@@ -36,7 +39,8 @@ import (
 	"github.com/modelfs/modelfs/translate/codec"
 )
 
-// Options configure a mount. The zero value means the defaults (see WithDefaults).
+// Options configure a tree and the front end serving it. The zero value means the defaults
+// (see WithDefaults).
 type Options struct {
 	// Kinds lists the virtual files shown: the model kinds beside each model, translate.PNG beside
 	// each texture; default all of them.

@@ -51,7 +51,7 @@ const journalFormat = "2"
 
 // openIndex opens the tree's journal and loads what it holds; the journal is compacted when
 // most of its records have been superseded.
-func (f *fsys) openIndex(absSrc string) error {
+func (f *Tree) openIndex(absSrc string) error {
 	head := treeRecord(absSrc)
 	j, recs, err := f.disk.OpenJournal(JournalName(absSrc), head)
 	if err != nil {
@@ -93,7 +93,7 @@ func (f *fsys) openIndex(absSrc string) error {
 }
 
 // loadRecord takes in one record of the journal; it reports false for one it cannot read.
-func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
+func (f *Tree) loadRecord(kind byte, p string, d decoder) bool {
 	switch kind {
 	case recFile:
 		st := fileState{id: readIdentity(&d)}
@@ -106,7 +106,7 @@ func (f *fsys) loadRecord(kind byte, p string, d decoder) bool {
 		}
 		f.files.put(p, st)
 	case recVersion:
-		v := &version{persist: true}
+		v := &Version{persist: true}
 		if copy(v.key[:], d.string()) != len(v.key) {
 			return false
 		}
@@ -145,7 +145,7 @@ func readIdentity(d *decoder) identity {
 }
 
 // journal records the version of src.
-func (f *fsys) journal(src string, v *version) {
+func (f *Tree) journal(src string, v *Version) {
 	if f.index == nil || !v.persist {
 		return
 	}
@@ -161,7 +161,7 @@ func (f *fsys) journal(src string, v *version) {
 }
 
 // journalFile records the state of the file at name.
-func (f *fsys) journalFile(name string, st fileState) {
+func (f *Tree) journalFile(name string, st fileState) {
 	if f.index == nil {
 		return
 	}
@@ -200,7 +200,7 @@ type MountRecord struct {
 func MountRecordName(src string) string { return "mount-" + JournalName(src)[len("tree-"):] }
 
 // record leaves the mount's counters in the disk tier.
-func (f *fsys) record(src, mnt string) {
+func (f *Tree) record(src, mnt string) {
 	if f.disk == nil {
 		return
 	}
@@ -216,7 +216,7 @@ func (f *fsys) record(src, mnt string) {
 }
 
 // stats returns the counters.
-func (f *fsys) stats() Stats {
+func (f *Tree) stats() Stats {
 	st := Stats{
 		Translations: f.translations.Load(),
 		Failures:     f.failures.Load(),

@@ -11,30 +11,22 @@ import (
 	"github.com/modelfs/modelfs/translate"
 )
 
-// newTree makes the tree core of src with a disk tier in dir, without mounting.
-func newTree(t *testing.T, src, dir string) *fsys {
+// openTree opens the tree core of src with a disk tier in dir, without mounting.
+func openTree(t *testing.T, src, dir string) *Tree {
 	t.Helper()
-	opt, err := Options{CacheDir: dir}.WithDefaults()
+	tree, err := Open(src, Options{CacheDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := os.OpenRoot(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFsys(root, opt)
-	if err := f.openDisk(src); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(f.close)
-	return f
+	t.Cleanup(tree.Close)
+	return tree
 }
 
 // The journal brings back what a tree core made; one written for another tree or translator,
 // or with damaged records, costs only what it held; superseded records are compacted away.
 func TestJournal(t *testing.T) {
 	src, dir := sampleTree(t), t.TempDir()
-	f := newTree(t, src, dir)
+	f := openTree(t, src, dir)
 	for _, rel := range sampleModels {
 		if _, _, err := f.get(t.Context(), rel, nil, translate.GLTF, needSize); err != nil {
 			t.Fatal(err)
@@ -42,7 +34,7 @@ func TestJournal(t *testing.T) {
 	}
 	f.close()
 
-	g := newTree(t, src, dir)
+	g := openTree(t, src, dir)
 	for _, rel := range sampleModels {
 		if v := g.currentVersion(rel, nil); v == nil || !v.has(translate.GLB) {
 			t.Errorf("%s: not known after reopening the journal", rel)
@@ -61,7 +53,7 @@ func TestJournal(t *testing.T) {
 		b[i] ^= 0x55
 	}
 	os.WriteFile(p, b, 0o644)
-	h := newTree(t, src, dir)
+	h := openTree(t, src, dir)
 	if _, _, err := h.get(t.Context(), "Units/Crate.mdx", nil, translate.GLTF, needBytes); err != nil {
 		t.Fatal(err)
 	}
@@ -73,21 +65,21 @@ func TestJournal(t *testing.T) {
 	j.Rewrite([][]byte{[]byte("T\x00another tree")})
 	j.Close()
 	d.Close()
-	k := newTree(t, src, dir)
+	k := openTree(t, src, dir)
 	if k.versions.len() != 0 {
 		t.Errorf("%d versions taken from another tree's journal", k.versions.len())
 	}
 	k.close()
 
 	// Many superseded records are compacted when the journal is opened.
-	m := newTree(t, src, dir)
+	m := openTree(t, src, dir)
 	v, _, _ := m.get(t.Context(), "Units/Crate.mdx", nil, translate.GLTF, needSize)
 	for range 3000 {
 		m.journal("Units/Crate.mdx", v)
 	}
 	m.close()
 	before, _ := os.Stat(p)
-	newTree(t, src, dir).close()
+	openTree(t, src, dir).close()
 	after, _ := os.Stat(p)
 	if after.Size() >= before.Size()/10 {
 		t.Errorf("journal of %d bytes compacted to %d", before.Size(), after.Size())
@@ -97,7 +89,7 @@ func TestJournal(t *testing.T) {
 // A disk entry whose metadata cannot be read is not taken: the model is made again.
 func TestDamagedMetadata(t *testing.T) {
 	src, dir := sampleTree(t), t.TempDir()
-	f := newTree(t, src, dir)
+	f := openTree(t, src, dir)
 	v, _, err := f.get(t.Context(), "Units/Crate.mdx", nil, translate.GLTF, needSize)
 	if err != nil {
 		t.Fatal(err)
@@ -120,12 +112,12 @@ func TestDamagedMetadata(t *testing.T) {
 	d.Close()
 	os.RemoveAll(filepath.Join(dir, "index")) // no journal: the entry is all there is
 	os.MkdirAll(filepath.Join(dir, "index"), 0o755)
-	g := newTree(t, src, dir)
+	g := openTree(t, src, dir)
 	got, b, err := g.get(t.Context(), "Units/Crate.mdx", nil, translate.GLTF, needBytes)
 	if err != nil || g.translations.Load() == 0 || got.key != v.key {
 		t.Fatalf("with damaged metadata: %v, %d translations", err, g.translations.Load())
 	}
-	if want := mustConvert(t, src, "Units/Crate.mdx", translate.GLTF); string(b) != string(want) {
+	if want := convert(t, src, "Units/Crate.mdx", translate.GLTF); string(b) != string(want) {
 		t.Error("the document made again differs from convert's")
 	}
 }
@@ -136,7 +128,7 @@ func TestStoppedLockHolder(t *testing.T) {
 	defer func(d time.Duration) { lockWait = d }(lockWait)
 	lockWait = 200 * time.Millisecond
 	src, dir := sampleTree(t), t.TempDir()
-	f := newTree(t, src, dir)
+	f := openTree(t, src, dir)
 	other, err := cache.OpenDisk(cache.DiskOptions{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +160,7 @@ func FuzzRecords(f *testing.F) {
 	var fails [numKinds]failClass
 	fails[1] = failIO
 	f.Add(encodeMeta(deps, fails))
-	fx := &fsys{versions: newBounded[*version](16), files: newBounded[fileState](16), depLists: newBounded[[]dep](16)}
+	fx := &Tree{versions: newBounded[*Version](16), files: newBounded[fileState](16), depLists: newBounded[[]dep](16)}
 	rec := appendString([]byte{recVersion}, "Units/a.mdx")
 	f.Add(append(appendString(rec, string(make([]byte, 32))), 0, 0, 0))
 	f.Add(appendIdentity(appendString([]byte{recFile}, "Textures/a.blp"), identity{size: 10, mtime: 5}))

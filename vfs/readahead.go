@@ -29,7 +29,7 @@ type scan struct{ last, ahead int }
 
 // readAhead notes that a caller waits for src, and starts the sources after it when the
 // caller scans the folder in order.
-func (f *fsys) readAhead(src string) {
+func (f *Tree) readAhead(src string) {
 	if f.disk == nil {
 		// Without a disk tier what a read-ahead made may be evicted before it is read, and
 		// made again: it would cost more than it saves.

@@ -108,7 +108,7 @@ var errNotRegular = errors.New("not a regular file")
 // read, and a file the directory says is something else is not even opened, so that a FIFO or
 // a device never blocks the daemon.
 // fi, when not nil, is a fresh Stat (or Lstat of a regular file) of it.
-func (f *fsys) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, error) {
+func (f *Tree) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, error) {
 	notRegular := &fs.PathError{Op: "open", Path: orig, Err: errNotRegular}
 	if fi == nil {
 		fi, _ = f.root.Stat(clean) // an error is the open's to report, as convert's is
@@ -148,7 +148,7 @@ func (f *fsys) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, 
 // identity is unchanged come from the memory tier, so that a texture used by ten thousand
 // models is read and hashed once. Images are only read by the pipeline's image checks, which
 // never modify them.
-func (f *fsys) readImage(clean, orig string) ([]byte, fileState, error) {
+func (f *Tree) readImage(clean, orig string) ([]byte, fileState, error) {
 	fi, err := f.root.Stat(clean)
 	if err == nil && fi.Mode().IsRegular() {
 		f.mu.Lock()
@@ -173,7 +173,7 @@ const maxCachedImage = 4 << 20
 func imageKey(s digest) string { return "image\x00" + string(s[:]) }
 
 // remember records what a read found of the file name, in memory and in the journal.
-func (f *fsys) remember(name string, st fileState) {
+func (f *Tree) remember(name string, st fileState) {
 	f.mu.Lock()
 	old, known := f.files.get(name)
 	f.files.put(name, st)
@@ -186,7 +186,7 @@ func (f *fsys) remember(name string, st fileState) {
 // fileSum returns the sum of the file name (cleaned, inside the root) as it is now: from
 // memory when its identity is unchanged, else by reading it. fi, when not nil, is a fresh Stat
 // (or Lstat of a regular file) of it.
-func (f *fsys) fileSum(name string, fi fs.FileInfo) (digest, error) {
+func (f *Tree) fileSum(name string, fi fs.FileInfo) (digest, error) {
 	if fi == nil {
 		var err error
 		if fi, err = f.root.Stat(name); err != nil {
@@ -236,7 +236,7 @@ type dirs struct {
 }
 
 // list returns the current listing of the directory dir (cleaned, inside the root).
-func (f *fsys) list(dir string) (*listing, error) {
+func (f *Tree) list(dir string) (*listing, error) {
 	now := time.Now()
 	f.dirs.mu.Lock()
 	l := f.dirs.m[dir]
@@ -352,7 +352,7 @@ func foldKey(s string) string {
 }
 
 // fold resolves name as codec.Source.FindFold does, from the listings.
-func (f *fsys) fold(name string) (string, bool) {
+func (f *Tree) fold(name string) (string, bool) {
 	dir := ""
 	for _, elem := range strings.Split(path.Clean(name), "/") {
 		l, err := f.list(path.Join(".", dir))

@@ -21,7 +21,7 @@ import (
 // of its content, what else it read, and the size of every kind. It is the mount's size index:
 // a stat is answered from it whatever the byte caches hold, and it survives remounts in the
 // disk cache's journal.
-type version struct {
+type Version struct {
 	key   cache.Key // sourceKey of the source's path and bytes
 	id    cache.Key // of exactly these documents: key, deps and fails (see seal)
 	deps  []dep     // what the translation read besides the source, in order
@@ -65,10 +65,10 @@ func kindIndex(k translate.Kind) int {
 const sizeUnknown = -1
 
 // has reports whether the version knows the size of kind.
-func (v *version) has(k translate.Kind) bool { return v.sizes[kindIndex(k)] != sizeUnknown }
+func (v *Version) has(k translate.Kind) bool { return v.sizes[kindIndex(k)] != sizeUnknown }
 
 // size returns the size of kind (0 for a failed kind).
-func (v *version) size(k translate.Kind) int64 { return max(v.sizes[kindIndex(k)], 0) }
+func (v *Version) size(k translate.Kind) int64 { return max(v.sizes[kindIndex(k)], 0) }
 
 // failClass says why a kind could not be made, as much as its errno needs.
 type failClass uint8
@@ -91,7 +91,7 @@ func classOf(err error) failClass {
 }
 
 // failure returns the error a reader of a failed kind gets.
-func (v *version) failure(src string, k translate.Kind) error {
+func (v *Version) failure(src string, k translate.Kind) error {
 	err := v.err
 	if err == nil {
 		switch v.fails[kindIndex(k)] {
@@ -103,18 +103,18 @@ func (v *version) failure(src string, k translate.Kind) error {
 			err = syscall.EIO
 		}
 	}
-	return &failure{path: src, err: err}
+	return &TranslationError{Path: src, Err: err}
 }
 
 // failed returns why v's kinds could not be made, or nil when every kind was.
-func (v *version) failed(src string) error {
+func (v *Version) failed(src string) error {
 	for i, c := range v.fails {
 		if c != failNone {
 			return v.failure(src, allKinds[i])
 		}
 	}
 	if v.err != nil { // the .json holds the error document
-		return &failure{path: src, err: v.err}
+		return &TranslationError{Path: src, Err: v.err}
 	}
 	return nil
 }
@@ -153,7 +153,7 @@ func stateOf(s digest, err error) (string, bool) {
 		return string(s[:]), true
 	case errors.Is(err, fs.ErrNotExist):
 		return stAbsent, true
-	case errors.Is(err, fs.ErrPermission), escapeErr() != nil && errors.Is(err, escapeErr()):
+	case errors.Is(err, fs.ErrPermission), IsEscape(err):
 		return stRefused, true
 	case errors.Is(err, errNotRegular), errors.Is(err, syscall.ENOTDIR):
 		return stNotRegular, true
@@ -164,7 +164,7 @@ func stateOf(s digest, err error) (string, bool) {
 }
 
 // current reports whether d still holds: the tree reads now as it did for the translation.
-func (f *fsys) current(d dep) bool {
+func (f *Tree) current(d dep) bool {
 	switch d.op {
 	case depFile:
 		s, err := f.fileSum(d.name, nil)
@@ -187,7 +187,7 @@ func (f *fsys) current(d dep) bool {
 
 // sourceKey is the content key of the source src whose bytes have sum s: everything the bytes
 // of its documents depend on but its companions, which the version's deps cover.
-func (f *fsys) sourceKey(src string, s digest) cache.Key {
+func (f *Tree) sourceKey(src string, s digest) cache.Key {
 	h := sha256.New()
 	h.Write(f.keyPrefix)
 	h.Write([]byte(src))
@@ -209,17 +209,17 @@ func keyPrefix(opt map[string]string) []byte {
 }
 
 // The version's checked time is kept in ns since the mount started, in an atomic.
-func (f *fsys) now() int64 { return int64(time.Since(f.started)) }
+func (f *Tree) now() int64 { return int64(time.Since(f.started)) }
 
 // ttl is how long a version checked against the tree is taken as current without checking
 // again: the time the kernel itself may go on showing old attributes.
-func (f *fsys) ttl() time.Duration { return min(f.opt.AttrTimeout, time.Second) }
+func (f *Tree) ttl() time.Duration { return min(f.opt.AttrTimeout, time.Second) }
 
 // currentVersion returns the version of the model at src if the mount has one and it is
 // current, checking it against the tree when its last check is older than the ttl; nil
 // otherwise. fi, when not nil, is a fresh Lstat of src. It never translates, and reads a file
 // only when its identity changed.
-func (f *fsys) currentVersion(src string, fi fs.FileInfo) *version {
+func (f *Tree) currentVersion(src string, fi fs.FileInfo) *Version {
 	f.mu.Lock()
 	v, ok := f.versions.get(src)
 	f.mu.Unlock()
@@ -241,7 +241,7 @@ func (f *fsys) currentVersion(src string, fi fs.FileInfo) *version {
 }
 
 // holds reports whether v is the current version of src.
-func (f *fsys) holds(src string, v *version, fi fs.FileInfo) bool {
+func (f *Tree) holds(src string, v *Version, fi fs.FileInfo) bool {
 	if fi != nil && !fi.Mode().IsRegular() {
 		return false
 	}
@@ -250,7 +250,7 @@ func (f *fsys) holds(src string, v *version, fi fs.FileInfo) bool {
 }
 
 // keep records v as the current version of src.
-func (f *fsys) keep(src string, v *version) {
+func (f *Tree) keep(src string, v *Version) {
 	v.perm.Store(f.access(src, v))
 	v.checked.Store(f.now())
 	f.mu.Lock()
@@ -261,7 +261,7 @@ func (f *fsys) keep(src string, v *version) {
 // seal sets v's id from its key and deps, once they are final: they decide every document,
 // failures included. The source key alone does not tell two versions apart whose companions
 // differ: the memory tier and the kernel's page cache key the documents by the id.
-func (v *version) seal() *version {
+func (v *Version) seal() *Version {
 	v.id = versionID(v.key, v.deps)
 	return v
 }
@@ -279,7 +279,7 @@ func versionID(key cache.Key, deps []dep) cache.Key {
 // read the same things (the same texture, the same failed lookups on the way to it), and one
 // list of twenty deps for each of ten thousand models would cost more than the rest of the
 // index.
-func (f *fsys) intern(deps []dep) []dep {
+func (f *Tree) intern(deps []dep) []dep {
 	if len(deps) == 0 {
 		return nil
 	}

@@ -42,7 +42,7 @@ func Warm(ctx context.Context, src string, opt Options, jobs int, report func(Wa
 	if err != nil {
 		return WarmStats{}, err
 	}
-	abs, err := checkDir(src)
+	abs, err := CheckDir(src)
 	if err != nil {
 		return WarmStats{}, err
 	}
@@ -50,7 +50,7 @@ func Warm(ctx context.Context, src string, opt Options, jobs int, report func(Wa
 	if err != nil {
 		return WarmStats{}, err
 	}
-	f := newFsys(root, opt)
+	f := newTree(root, opt)
 	if err := f.openDisk(abs); err != nil {
 		root.Close()
 		return WarmStats{}, err
@@ -113,7 +113,7 @@ func Warm(ctx context.Context, src string, opt Options, jobs int, report func(Wa
 }
 
 // offers reports whether the source at p has virtual files of an enabled kind.
-func (f *fsys) offers(p string) bool {
+func (f *Tree) offers(p string) bool {
 	name := filepath.Base(p)
 	if codec.IsTextureName(name) {
 		return f.kinds[".png"] != ""

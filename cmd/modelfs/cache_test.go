@@ -17,6 +17,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/fusefs"
 )
 
 // TestMain lets a test run this binary as the modelfs command, in a process of its own (for
@@ -163,7 +164,7 @@ func TestKilledDaemonLeavesASoundCache(t *testing.T) {
 		}
 		<-readers
 	}
-	m, err := vfs.Mount(src, mnt, vfs.Options{CacheDir: dir, DiskCacheBytes: 4 << 20})
+	m, err := fusefs.Mount(src, mnt, vfs.Options{CacheDir: dir, DiskCacheBytes: 4 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestCacheCommands(t *testing.T) {
 	if _, err := os.Stat("/dev/fuse"); err == nil {
 		mnt := t.TempDir()
 		translations := 0
-		m, err := vfs.Mount(sample, mnt, vfs.Options{CacheDir: dir, OnTranslate: func(string) { translations++ }})
+		m, err := fusefs.Mount(sample, mnt, vfs.Options{CacheDir: dir, OnTranslate: func(string) { translations++ }})
 		if err != nil {
 			t.Fatal(err)
 		}

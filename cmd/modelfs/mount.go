@@ -18,6 +18,7 @@ import (
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/fusefs"
 )
 
 // mountCmd is `modelfs mount`.
@@ -234,7 +235,7 @@ func (c *mountCmd) Run(e *env) error {
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
 	defer signal.Stop(usr1)
-	srv, err := vfs.Mount(string(c.Src), string(c.Mnt), opt)
+	srv, err := fusefs.Mount(string(c.Src), string(c.Mnt), opt)
 	if err != nil {
 		return err
 	}
@@ -273,7 +274,7 @@ wait:
 // forceStop answers a second stop signal while the mount is busy: it detaches the mount at
 // once (files still open keep reading) and waits for them to be closed; a third signal exits
 // at once.
-func forceStop(log *slog.Logger, srv *vfs.Server, stop <-chan os.Signal) error {
+func forceStop(log *slog.Logger, srv *fusefs.Server, stop <-chan os.Signal) error {
 	if err := srv.ForceUnmount(); err != nil {
 		return fmt.Errorf("lazy unmount of %s: %w", srv.MountPoint(), err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/fusefs"
 )
 
 // blender returns the Blender binary, or skips — except under CI (CI=true) or with
@@ -46,7 +47,7 @@ func blender(t *testing.T) string {
 func mount(t *testing.T, root string) string {
 	t.Helper()
 	mnt := t.TempDir()
-	srv, err := vfs.Mount(root, mnt, vfs.Options{})
+	srv, err := fusefs.Mount(root, mnt, vfs.Options{})
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("mount %s: %v", root, err)

@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // countingMount mounts src with opt and counts the translations of models (by name) and of
@@ -105,7 +106,7 @@ func checkConvert(t *testing.T, src string, got map[string][]byte) {
 		ext := filepath.Ext(rel)
 		kind, ok := translate.KindOf(ext)
 		model := strings.TrimSuffix(rel, ext)
-		if !ok || !sourceOf(model, kind) {
+		if !ok || (kind == translate.PNG && !codec.IsTextureName(model)) || (kind != translate.PNG && !codec.IsModelName(model)) {
 			continue
 		}
 		n++
@@ -134,7 +135,7 @@ func TestOneDecodePerModel(t *testing.T) {
 		t.Run(fmt.Sprintf("disk=%v", disk), func(t *testing.T) {
 			src := sampleTree(t)
 			c := newCounts()
-			opt := Options{OnTranslate: c.hook}
+			opt := vfs.Options{OnTranslate: c.hook}
 			if disk {
 				opt.CacheDir = t.TempDir()
 			}
@@ -160,7 +161,7 @@ func TestOneDecodePerModel(t *testing.T) {
 func TestSizesOutliveEviction(t *testing.T) {
 	src := sampleTree(t)
 	c := newCounts()
-	m := mountT(t, src, Options{CacheBytes: 4096, OnTranslate: c.hook})
+	m := mountT(t, src, vfs.Options{CacheBytes: 4096, OnTranslate: c.hook})
 	before := lsL(t, m.path("Units"))
 	first := c.all.Load()
 	if first == 0 {
@@ -184,7 +185,7 @@ func TestRemountServesWithoutTranslating(t *testing.T) {
 	src := sampleTree(t)
 	dir := t.TempDir()
 	c := newCounts()
-	m := mountT(t, src, Options{CacheDir: dir, OnTranslate: c.hook})
+	m := mountT(t, src, vfs.Options{CacheDir: dir, OnTranslate: c.hook})
 	first := readAll(t, m.dir)
 	if c.all.Load() == 0 {
 		t.Fatal("nothing translated")
@@ -194,7 +195,7 @@ func TestRemountServesWithoutTranslating(t *testing.T) {
 	}
 	for _, budget := range []int64{0, 4096} { // bytes from memory, or all from disk
 		c2 := newCounts()
-		m2 := mountT(t, src, Options{CacheDir: dir, CacheBytes: budget, OnTranslate: c2.hook})
+		m2 := mountT(t, src, vfs.Options{CacheDir: dir, CacheBytes: budget, OnTranslate: c2.hook})
 		lsL(t, m2.path("Units"))
 		got := readAll(t, m2.dir)
 		if n := c2.all.Load(); n != 0 {
@@ -218,7 +219,7 @@ func TestRemountServesWithoutTranslating(t *testing.T) {
 func filledCache(t *testing.T) (src, dir string) {
 	t.Helper()
 	src, dir = sampleTree(t), t.TempDir()
-	m := mountT(t, src, Options{CacheDir: dir})
+	m := mountT(t, src, vfs.Options{CacheDir: dir})
 	readAll(t, m.dir)
 	if err := m.Unmount(); err != nil {
 		t.Fatal(err)
@@ -242,7 +243,7 @@ func TestRemountSeesChanges(t *testing.T) {
 	os.Remove(filepath.Join(src, "Textures/Swinger.tga"))
 
 	c := newCounts()
-	m2 := mountT(t, src, Options{CacheDir: dir, OnTranslate: c.hook})
+	m2 := mountT(t, src, vfs.Options{CacheDir: dir, OnTranslate: c.hook})
 	checkConvert(t, src, readAll(t, m2.dir))
 	for _, rel := range []string{"Units/Crate.mdl", "Units/Swinger.mdl", "Units/Swinger.mdx"} {
 		if c.model(rel) != 1 {
@@ -270,7 +271,7 @@ func TestDamagedEntryIsRemade(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no entries on disk")
 	}
-	m2 := mountT(t, src, Options{CacheDir: dir, CacheBytes: 4096})
+	m2 := mountT(t, src, vfs.Options{CacheDir: dir, CacheBytes: 4096})
 	checkConvert(t, src, readAll(t, m2.dir))
 	if m2.logs.count(slog.LevelWarn, "disk cache entry damaged; made again") == 0 {
 		t.Error("no damaged entry was reported")
@@ -290,8 +291,8 @@ func TestSharedCacheDirTranslatesOnce(t *testing.T) {
 	}
 	dir := t.TempDir()
 	c := newCounts()
-	a := mountT(t, src, Options{CacheDir: dir, OnTranslate: c.hook})
-	b := mountT(t, src, Options{CacheDir: dir, OnTranslate: c.hook})
+	a := mountT(t, src, vfs.Options{CacheDir: dir, OnTranslate: c.hook})
+	b := mountT(t, src, vfs.Options{CacheDir: dir, OnTranslate: c.hook})
 	var wg sync.WaitGroup
 	results := make([]map[string][]byte, 4)
 	for i := range results {
@@ -323,7 +324,7 @@ func TestFullCacheDisk(t *testing.T) {
 	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
 	src := sampleTree(t)
 	c := newCounts()
-	m := mountT(t, src, Options{CacheDir: dir, DiskCacheBytes: 64 << 20, OnTranslate: c.hook})
+	m := mountT(t, src, vfs.Options{CacheDir: dir, DiskCacheBytes: 64 << 20, OnTranslate: c.hook})
 	checkConvert(t, src, readAll(t, m.dir))
 	if n := m.logs.count(slog.LevelWarn, "disk cache unavailable; serving from memory"); n != 1 {
 		t.Errorf("%d log lines for the full disk; want 1", n)
@@ -344,7 +345,7 @@ func TestReadAhead(t *testing.T) {
 		copyFile(t, filepath.Join(sampleDir(t), "Units/Crate.mdx"), filepath.Join(src, fmt.Sprintf("M%02d.mdx", i)))
 	}
 	c := newCounts()
-	m := mountT(t, src, Options{OnTranslate: c.hook, MaxParallel: 2, CacheDir: t.TempDir()})
+	m := mountT(t, src, vfs.Options{OnTranslate: c.hook, MaxParallel: 2, CacheDir: t.TempDir()})
 	if _, err := os.Stat(m.path("M05.mdx.json")); err != nil {
 		t.Fatal(err)
 	}

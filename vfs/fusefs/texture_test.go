@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // TestTextures checks the PNG beside every texture, and that a texture which fails to decode
@@ -19,7 +20,7 @@ import (
 // opens, without the image, and says so in its .json.
 func TestTextures(t *testing.T) { bothTiers(t, testTextures) }
 
-func testTextures(t *testing.T, opt Options) {
+func testTextures(t *testing.T, opt vfs.Options) {
 	src := sampleTree(t)
 	m := mountT(t, src, opt)
 

@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // A test format whose models name one companion file (as a texture would be): "VFT1\nPATH\n". Its
@@ -43,7 +44,7 @@ func init() {
 // not cost a second translation.
 func TestCompanionChange(t *testing.T) { bothTiers(t, testCompanionChange) }
 
-func testCompanionChange(t *testing.T, opt Options) {
+func testCompanionChange(t *testing.T, opt vfs.Options) {
 	src := t.TempDir()
 	writeFile(t, filepath.Join(src, "Models/x.vft"), []byte("VFT1\nTextures/skin.txt\n"))
 	writeFile(t, filepath.Join(src, "Textures/skin.txt"), []byte("first"))

@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // TestSpecialFilesNeverOpened puts a FIFO, a socket and a device node beside models, where
@@ -54,7 +56,7 @@ func TestSpecialFilesNeverOpened(t *testing.T) {
 
 	watch := watchOpens(t, filepath.Join(src, "Textures"), filepath.Join(src, "Game/u"), filepath.Join(src, "Game/t"),
 		filepath.Join(src, "Game"), filepath.Join(src, "Units"))
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, vfs.Options{})
 
 	// Each special shows with its type.
 	for rel, what := range specials {

@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // sampleDir returns testdata/sample.
@@ -78,7 +79,7 @@ type mounted struct {
 }
 
 // mountT mounts src for the test and unmounts it when the test ends.
-func mountT(t *testing.T, src string, opt Options) *mounted {
+func mountT(t *testing.T, src string, opt vfs.Options) *mounted {
 	t.Helper()
 	if _, err := os.Stat("/dev/fuse"); err != nil {
 		skipOrFail(t, "no FUSE: %v", err)
@@ -245,7 +246,7 @@ func names(ents []os.DirEntry) string {
 
 // bothTiers runs test without a disk tier, and with one in a fresh cache directory: what a
 // mount promises holds either way.
-func bothTiers(t *testing.T, test func(t *testing.T, opt Options)) {
-	t.Run("memory", func(t *testing.T) { test(t, Options{}) })
-	t.Run("disk", func(t *testing.T) { test(t, Options{CacheDir: t.TempDir()}) })
+func bothTiers(t *testing.T, test func(t *testing.T, opt vfs.Options)) {
+	t.Run("memory", func(t *testing.T) { test(t, vfs.Options{}) })
+	t.Run("disk", func(t *testing.T) { test(t, vfs.Options{CacheDir: t.TempDir()}) })
 }

@@ -1,10 +1,9 @@
-package vfs
+package fusefs
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log"
 	"log/slog"
 	"os"
@@ -19,14 +18,13 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
-
-	"github.com/modelfs/modelfs/cache"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // Server is a mounted modelfs.
 type Server struct {
 	src, mnt string
-	fsys     *fsys
+	tree     *vfs.Tree
 	srv      *fuse.Server
 	log      *slog.Logger
 	done     chan struct{}
@@ -36,46 +34,37 @@ type Server struct {
 // Mount shows the tree at src on the directory mnt and serves it in the background until it is
 // unmounted (Unmount, or umount from outside). It mounts with mount(2) when running as root and
 // through fusermount3 (or fusermount) otherwise.
-func Mount(src, mnt string, opt Options) (*Server, error) {
+func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 	opt, err := opt.WithDefaults()
 	if err != nil {
 		return nil, err
 	}
-	absSrc, err := checkDir(src)
+	absSrc, err := vfs.CheckDir(src)
 	if err != nil {
 		return nil, err
 	}
 	if err := prepareMountPoint(mnt, opt.Logger); err != nil {
 		return nil, err
 	}
-	absMnt, err := checkDir(mnt)
+	absMnt, err := vfs.CheckDir(mnt)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkApart(absSrc, absMnt); err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(absSrc)
+	tree, err := vfs.Open(absSrc, opt)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := root.Lstat(".")
+	fi, err := tree.Lstat(".")
 	if err != nil {
-		root.Close()
+		tree.Close()
 		return nil, err
 	}
-	f := newFsys(root, opt)
-	if real, err := filepath.EvalSymlinks(absSrc); err == nil {
-		f.realSrc = real
-	}
-	if opt.CacheDir != "" {
-		if err := f.openDisk(absSrc); err != nil {
-			root.Close()
-			return nil, err
-		}
-	}
+	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout}
 	newTop := func() *dirNode {
-		top := &dirNode{passNode{node: node{fsys: f, rel: "."}}}
+		top := &dirNode{passNode{node: node{m: m, rel: "."}}}
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 			top.dev, top.ino = st.Dev, st.Ino
 		}
@@ -119,76 +108,30 @@ func Mount(src, mnt string, opt Options) (*Server, error) {
 		}
 	}
 	if err != nil {
-		f.close()
+		tree.Close()
 		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
 	}
 	go srv.Serve()
 	if err := srv.WaitMount(); err != nil {
 		srv.Unmount()
-		f.close()
+		tree.Close()
 		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
 	}
-	s := &Server{src: absSrc, mnt: absMnt, fsys: f, srv: srv, log: opt.Logger, done: make(chan struct{})}
+	s := &Server{src: absSrc, mnt: absMnt, tree: tree, srv: srv, log: opt.Logger, done: make(chan struct{})}
 	s.log.Info("mounted", "src", absSrc, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
 		"cache", opt.CacheBytes, "cache-dir", opt.CacheDir, "parallel", opt.MaxParallel,
-		"known", f.stats().Versions)
-	go s.watchSource(root, sourceCheck)
+		"known", tree.Stats().Versions)
+	go s.watchSource(sourceCheck)
 	go func() {
 		srv.Wait()
-		f.record(absSrc, absMnt)
+		tree.Record(absMnt)
 		st := s.Stats()
-		f.close()
+		tree.Close()
 		s.log.Info("unmounted", "mountpoint", absMnt, "translations", st.Translations, "failures", st.Failures,
 			"reused", st.Reused)
 		close(s.done)
 	}()
 	return s, nil
-}
-
-// openDisk opens the disk tier in the cache directory and loads the tree's journal from it.
-func (f *fsys) openDisk(absSrc string) error {
-	d, err := cache.OpenDisk(cache.DiskOptions{Dir: f.opt.CacheDir, MaxBytes: f.opt.DiskCacheBytes})
-	if err != nil {
-		return fmt.Errorf("cache directory: %w", err)
-	}
-	f.disk = d
-	if err := f.openIndex(absSrc); err != nil {
-		d.Close()
-		f.disk, f.index = nil, nil
-		return fmt.Errorf("cache directory: %w", err)
-	}
-	return nil
-}
-
-// close waits for the loads still running and releases what the tree core holds open. It may
-// be called more than once.
-func (f *fsys) close() { f.closeOnce.Do(f.release) }
-
-func (f *fsys) release() {
-	f.life.end()
-	if f.index != nil {
-		f.index.Close()
-	}
-	if f.disk != nil {
-		f.disk.Close()
-	}
-	f.root.Close()
-}
-
-// checkDir returns the absolute path of dir, or a *fs.PathError when it is not a directory.
-func checkDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() {
-		return "", &fs.PathError{Op: "mount", Path: dir, Err: syscall.ENOTDIR}
-	}
-	return abs, nil
 }
 
 // sourceCheck is how often a mount checks that its SRC is still where it was mounted from.
@@ -197,7 +140,7 @@ var sourceCheck = 5 * time.Second
 // watchSource logs, once each time it happens, that SRC's path no longer leads to the directory
 // the mount serves (removed, or replaced by another): the mount goes on showing what remains
 // of the one it opened, which a user seeing an empty mount would not guess.
-func (s *Server) watchSource(root *os.Root, every time.Duration) {
+func (s *Server) watchSource(every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	gone := false
@@ -207,17 +150,11 @@ func (s *Server) watchSource(root *os.Root, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		served, err1 := root.Stat(".")
-		if errors.Is(err1, os.ErrClosed) {
+		reason, lost, closed := s.tree.Moved()
+		if closed {
 			return // unmounting
 		}
-		now, err2 := os.Stat(s.src)
-		lost := err1 != nil || err2 != nil || !os.SameFile(served, now)
 		if lost && !gone {
-			reason := "replaced by another directory"
-			if err2 != nil {
-				reason = err2.Error()
-			}
 			s.log.Warn("the source tree is gone from its path; the mount shows what remains of the one it opened: remount to show a new one",
 				"src", s.src, "reason", reason)
 		}
@@ -372,7 +309,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 func (s *Server) MountPoint() string { return s.mnt }
 
 // Stats returns the translation and cache counters.
-func (s *Server) Stats() Stats { return s.fsys.stats() }
+func (s *Server) Stats() vfs.Stats { return s.tree.Stats() }
 
 // slogWriter turns go-fuse's log lines into debug records.
 type slogWriter struct{ l *slog.Logger }

@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // nobody is the unprivileged user the permission tests read as.
@@ -103,7 +104,7 @@ func TestPermissionsAsInSource(t *testing.T) {
 	}
 	openUp(t, src)
 
-	m := mountT(t, src, Options{AllowOther: true}) // its mount point is beside src: open to all
+	m := mountT(t, src, vfs.Options{AllowOther: true}) // its mount point is beside src: open to all
 
 	// Modes show as in SRC, 0000 included.
 	for _, rel := range []string{"modes/zero.mdl", "modes/write.mdl", "modes/x311.mdl", "hidden", "closed/t"} {
@@ -172,38 +173,5 @@ func TestPermissionsAsInSource(t *testing.T) {
 	// The owner's own view: a texture only the owner reads still shows in the owner's files.
 	if fi, err := os.Stat(m.path("owntex/u/Crate.mdl.glb")); err != nil || fi.Mode().Perm() != 0o400 {
 		t.Errorf("owntex/u/Crate.mdl.glb: %v %v, want mode 0400", fi.Mode(), err)
-	}
-}
-
-// TestGrants checks the class arithmetic of access on entries owned by others.
-func TestGrants(t *testing.T) {
-	const me, mine, other, theirs = 1000, 100, 2000, 200
-	f := &fsys{groups: map[uint32]map[uint32]bool{me: nil}} // my groups unknown
-	known := &fsys{groups: map[uint32]map[uint32]bool{me: {mine: true, theirs: true}}}
-	for _, c := range []struct {
-		f        *fsys
-		mode     uint32
-		uid, gid uint32
-		acl      bool
-		want     uint32
-	}{
-		{f, 0o644, me, mine, false, 0o444},
-		{f, 0o600, me, mine, false, 0o400},
-		{f, 0o000, me, mine, false, 0},
-		{f, 0o640, other, mine, false, 0o040}, // my group's members read it (its owner too); I may be outside its group
-		{f, 0o644, other, theirs, false, 0o444},
-		{f, 0o604, other, theirs, false, 0o000}, // its group may hold me or my group's members
-		{f, 0o444, other, mine, false, 0o444},
-		{f, 0o044, other, mine, false, 0o400},       // I read it; its owner, who may be in my group, does not
-		{f, 0o640, me, theirs, false, 0o400},        // mine, but my group's members may not be in its group
-		{known, 0o640, other, theirs, false, 0o400}, // I am in its group, as the user database says
-		{f, 0o640, other, theirs, false, 0o000},     // unknown: I may not be
-		{f, 0o644, me, mine, true, 0o400},           // an ACL may deny anyone but its owner
-		{f, 0o644, other, mine, true, 0o000},
-	} {
-		id := identity{mode: syscall.S_IFREG | c.mode, uid: c.uid, gid: c.gid}
-		if got := c.f.grants(id, c.acl, me, mine, 4); got != c.want {
-			t.Errorf("mode %o uid %d gid %d acl %v: %o, want %o", c.mode, c.uid, c.gid, c.acl, got, c.want)
-		}
 	}
 }

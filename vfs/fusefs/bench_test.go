@@ -1,6 +1,6 @@
 //go:build linux
 
-package vfs
+package fusefs
 
 // Benchmarks of the mount against baselines measured in the same run, each reported as a ratio
 // with b.ReportMetric. Run them one core's worth at a time, for example:
@@ -34,13 +34,14 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // benchGridVertices makes an .mdx of about 11 MB whose .gltf is about 20 MB.
 const benchGridVertices = 250000
 
 // mountB mounts src like mountT, for benchmarks.
-func mountB(b testing.TB, src string, opt Options) *Server {
+func mountB(b testing.TB, src string, opt vfs.Options) *Server {
 	b.Helper()
 	if _, err := os.Stat("/dev/fuse"); err != nil {
 		b.Skipf("no FUSE: %v", err)
@@ -76,7 +77,7 @@ func unmountB(b testing.TB, unmount func() error, wait func()) {
 func mountGoFuse(b testing.TB, root gofs.InodeEmbedder) string {
 	b.Helper()
 	mnt := b.TempDir()
-	sec := DefaultTimeout
+	sec := vfs.DefaultTimeout
 	opts := &gofs.Options{
 		EntryTimeout: &sec,
 		AttrTimeout:  &sec,
@@ -220,7 +221,7 @@ func mbps(bytes int64, d time.Duration) float64 { return float64(bytes) / 1e6 / 
 // path of the .gltf and its bytes.
 func warmGrid(b *testing.B) (*Server, string, []byte) {
 	src := gridTree(b, benchGridVertices)
-	srv := mountB(b, src, Options{})
+	srv := mountB(b, src, vfs.Options{})
 	p := filepath.Join(srv.MountPoint(), "grid.mdx.gltf")
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -343,7 +344,7 @@ func BenchmarkColdFirstByte(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := mountB(b, src, Options{CacheBytes: 128 << 20})
+	srv := mountB(b, src, vfs.Options{CacheBytes: 128 << 20})
 	root, err := os.OpenRoot(src)
 	if err != nil {
 		b.Fatal(err)
@@ -470,7 +471,7 @@ func lsl(b *testing.B, dir string) int {
 func BenchmarkListing(b *testing.B) {
 	const models = 2000
 	tree := listTree(b, models)
-	srv := mountB(b, tree, Options{})
+	srv := mountB(b, tree, vfs.Options{})
 	loop, err := gofs.NewLoopbackRoot(tree)
 	if err != nil {
 		b.Fatal(err)

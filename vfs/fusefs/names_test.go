@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // TestOddNames serves models whose names hold a backslash or bytes that are not UTF-8, a
@@ -26,7 +27,7 @@ func TestOddNames(t *testing.T) {
 	if err := os.Symlink("../Textures/Crate.blp", filepath.Join(src, "Linked/Skin.blp")); err != nil {
 		t.Fatal(err)
 	}
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, vfs.Options{})
 	for _, model := range models {
 		for _, k := range []translate.Kind{translate.GLTF, translate.GLB, translate.OBJ, translate.MTL, translate.JSON} {
 			got, err := os.ReadFile(m.path(model + "." + string(k)))

@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/metajson"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // 1. Listing 1,000 models translates nothing.
@@ -39,7 +40,7 @@ func TestListingDoesNotTranslate(t *testing.T) {
 		writeFile(t, filepath.Join(src, "Units", fmt.Sprintf("Model%04d%s", i, ext)), samples[i%len(samples)])
 	}
 	writeFile(t, filepath.Join(src, "Units", "readme.txt"), []byte("not a model\n"))
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, vfs.Options{})
 
 	ents, err := os.ReadDir(m.path("Units"))
 	if err != nil {
@@ -83,7 +84,7 @@ func TestListingDoesNotTranslate(t *testing.T) {
 func TestEveryKindMatchesConvert(t *testing.T) {
 	src := sampleDir(t)
 	var models atomic.Int64
-	m := mountT(t, src, Options{OnTranslate: func(name string) {
+	m := mountT(t, src, vfs.Options{OnTranslate: func(name string) {
 		if codec.IsModelName(name) {
 			models.Add(1)
 		}
@@ -126,7 +127,7 @@ func TestEveryKindMatchesConvert(t *testing.T) {
 func TestConcurrentReadersTranslateOnce(t *testing.T) {
 	src := sampleDir(t)
 	var hooked atomic.Int64
-	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string) {
+	m := mountT(t, src, vfs.Options{MaxParallel: 2, OnTranslate: func(name string) {
 		if name == "Units/Swinger.mdx" {
 			hooked.Add(1)
 		}
@@ -165,7 +166,7 @@ func TestConcurrentKindsTranslateOnce(t *testing.T) {
 	src := sampleDir(t)
 	started := make(chan string, 4)
 	release := make(chan struct{})
-	m := mountT(t, src, Options{MaxParallel: 2, OnTranslate: func(name string) {
+	m := mountT(t, src, vfs.Options{MaxParallel: 2, OnTranslate: func(name string) {
 		started <- name
 		if name == "Units/Crate.mdx" {
 			<-release
@@ -211,7 +212,7 @@ func TestSmallCacheEvicts(t *testing.T) {
 			biggest = max(biggest, len(out))
 		}
 	}
-	m := mountT(t, src, Options{CacheBytes: int64(biggest) + 4096})
+	m := mountT(t, src, vfs.Options{CacheBytes: int64(biggest) + 4096})
 	for round := range 3 {
 		for _, rel := range sampleModels {
 			for _, kind := range translate.Kinds {
@@ -238,7 +239,7 @@ func TestSmallCacheEvicts(t *testing.T) {
 // 6. A modified, a deleted and an added source are each seen through the mount.
 func TestSourceChanges(t *testing.T) { bothTiers(t, testSourceChanges) }
 
-func testSourceChanges(t *testing.T, opt Options) {
+func testSourceChanges(t *testing.T, opt vfs.Options) {
 	src := t.TempDir()
 	sample := sampleDir(t)
 	copyFile(t, filepath.Join(sample, "Units/Crate.mdx"), filepath.Join(src, "Units/A.mdx"))
@@ -323,7 +324,7 @@ func TestReadOnly(t *testing.T) {
 		t.Logf("no user xattrs on the source fs (%v); removexattr is still checked", err)
 	}
 	before := treeHash(t, src)
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, vfs.Options{})
 	file, virt, dir, empty := m.path("Units/Crate.mdx"), m.path("Units/Crate.mdx.gltf"), m.path("Units"), m.path("Units/Empty")
 	if _, err := os.ReadFile(virt); err != nil {
 		t.Fatal(err)
@@ -409,7 +410,7 @@ func TestHandlersRefuseWrites(t *testing.T) {
 // log line.
 func TestCorruptModel(t *testing.T) { bothTiers(t, testCorruptModel) }
 
-func testCorruptModel(t *testing.T, opt Options) {
+func testCorruptModel(t *testing.T, opt vfs.Options) {
 	src := sampleTree(t)
 	data, err := os.ReadFile(filepath.Join(src, "Units/Swinger.mdx"))
 	if err != nil {
@@ -483,7 +484,7 @@ func TestPassthrough(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(src, "Docs/fifo"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, vfs.Options{})
 
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -554,7 +555,7 @@ func mustRead(t *testing.T, p string) []byte {
 
 // Kinds chooses which virtual documents appear.
 func TestKindsOption(t *testing.T) {
-	m := mountT(t, sampleDir(t), Options{Kinds: []translate.Kind{translate.GLB, translate.JSON}})
+	m := mountT(t, sampleDir(t), vfs.Options{Kinds: []translate.Kind{translate.GLB, translate.JSON}})
 	ents, err := os.ReadDir(m.path("Units"))
 	if err != nil {
 		t.Fatal(err)
@@ -572,7 +573,7 @@ func TestKindsOption(t *testing.T) {
 	if _, err := os.Stat(m.path("Units/Crate.mdx.glb")); err != nil {
 		t.Error(err)
 	}
-	if _, err := Mount(sampleDir(t), t.TempDir(), Options{Kinds: []translate.Kind{"fbx"}}); err == nil {
+	if _, err := Mount(sampleDir(t), t.TempDir(), vfs.Options{Kinds: []translate.Kind{"fbx"}}); err == nil {
 		t.Error("an unknown kind was accepted")
 	}
 }
@@ -588,13 +589,13 @@ func TestMountLifecycle(t *testing.T) {
 	if err := os.CopyFS(src, os.DirFS(sampleTree(t))); err != nil {
 		t.Fatal(err)
 	}
-	m := mountT(t, src, Options{})
-	if _, err := Mount(src, m.dir, Options{}); err == nil || !strings.Contains(err.Error(), "already has a FUSE file system") {
+	m := mountT(t, src, vfs.Options{})
+	if _, err := Mount(src, m.dir, vfs.Options{}); err == nil || !strings.Contains(err.Error(), "already has a FUSE file system") {
 		t.Errorf("a second mount on the same point: %v, want a refusal", err)
 	}
 	inside := filepath.Join(src, "mnt")
 	os.Mkdir(inside, 0o755)
-	if _, err := Mount(src, inside, Options{}); err == nil || !strings.Contains(err.Error(), "inside the tree") {
+	if _, err := Mount(src, inside, vfs.Options{}); err == nil || !strings.Contains(err.Error(), "inside the tree") {
 		t.Errorf("a mount point inside SRC: %v, want a refusal", err)
 	}
 	if err := os.RemoveAll(src); err != nil {

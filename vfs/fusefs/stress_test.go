@@ -1,4 +1,4 @@
-package vfs
+package fusefs
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // stressDuration is how long TestConcurrentChangeStress runs: MODELFS_STRESS seconds, default
@@ -127,7 +128,7 @@ func TestConcurrentChangeStress(t *testing.T) {
 		writeFile(t, p, b)
 		return p
 	}
-	m := mountT(t, src, Options{})
+	m := mountT(t, src, vfs.Options{})
 	files := []string{texture + ".png", model, texture}
 	for _, k := range kinds {
 		files = append(files, model+"."+string(k))
@@ -208,7 +209,7 @@ func TestConcurrentChangeStress(t *testing.T) {
 	}
 
 	// A reader after the changes gets the last version, however recent the change.
-	time.Sleep(2 * DefaultTimeout)
+	time.Sleep(2 * vfs.DefaultTimeout)
 	for _, name := range files {
 		b, err := os.ReadFile(m.path(name))
 		if err != nil {

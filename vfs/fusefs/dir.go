@@ -1,0 +1,257 @@
+package fusefs
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	gofs "github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+)
+
+// Lookup finds name in SRC, or, when there is no such entry, a virtual document beside a model.
+// It never translates: a virtual document whose size is not cached is answered with attribute
+// timeout 0, so that the kernel asks Getattr for the size.
+func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	rel := path.Join(n.rel, name)
+	fi, err := n.m.tree.Lstat(rel)
+	if err == nil {
+		return n.lookupReal(ctx, name, rel, fi, out), 0
+	}
+	if errno := toErrno(err); errno != syscall.ENOENT {
+		return nil, errno
+	}
+	return n.lookupVirtual(ctx, name, nil, out)
+}
+
+// lookupReal answers the lookup of an entry of SRC whose Lstat is fi.
+func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileInfo, out *fuse.EntryOut) *gofs.Inode {
+	setAttr(&out.Attr, fi)
+	out.SetEntryTimeout(n.m.entryTimeout)
+	out.SetAttrTimeout(n.m.attrTimeout)
+	return n.passChild(ctx, name, rel, fi)
+}
+
+// lookupVirtual answers the lookup of name, which is not an entry of SRC: a virtual document, or
+// ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another. It
+// never translates: the size comes from the model's current version when the mount has one,
+// else the attributes are given with timeout 0, so that the kernel asks Getattr for the size.
+func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	srcName, kind, ok := n.m.tree.Virtual(name)
+	if !ok {
+		return nil, syscall.ENOENT
+	}
+	src := path.Join(n.rel, srcName)
+	fi := srcInfo
+	if fi == nil {
+		var err error
+		if fi, err = n.m.tree.Lstat(src); err != nil {
+			return nil, toErrno(err)
+		}
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		var err error
+		if fi, err = n.m.tree.FollowLink(src); err != nil {
+			return nil, syscall.ENOENT
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, syscall.ENOENT
+	}
+	v := n.m.tree.Current(src, fi)
+	virtAttr(&out.Attr, fi, v, kind)
+	out.SetEntryTimeout(n.m.entryTimeout)
+	if v != nil && v.Has(kind) {
+		out.SetAttrTimeout(n.m.attrTimeout)
+	}
+	// The node already there serves when it shows this version, or none yet while this one is
+	// not known; else the name gets a new node, so that no page or size of one version is
+	// taken for another's.
+	if ch := n.GetChild(name); ch != nil {
+		if old, ok := ch.Operations().(*virtNode); ok && old.kind == kind && old.src == src {
+			if v == nil && old.unbound() || v != nil && old.shows(v) {
+				return ch, 0
+			}
+		}
+	}
+	vn := &virtNode{node: node{m: n.m}, src: src, kind: kind} // its rel is src's (see node)
+	if v != nil {
+		vn.shows(v)
+	}
+	n.m.tree.Hold(1)
+	return n.NewInode(ctx, vn, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
+}
+
+// passChild returns the node for an entry of SRC, reusing the known one while it is the same
+// entry, so that the kernel keeps its inode (and cached pages) across lookups.
+func (n *dirNode) passChild(ctx context.Context, name, rel string, fi fs.FileInfo) *gofs.Inode {
+	var dev, ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		dev, ino = st.Dev, st.Ino
+	}
+	mode := fileType(fi.Mode())
+	if ch := n.GetChild(name); ch != nil && ch.Mode() == mode {
+		if p, ok := ch.Operations().(interface{ pass() *passNode }); ok {
+			if pn := p.pass(); pn.dev == dev && pn.ino == ino && pn.rel == rel {
+				return ch
+			}
+		}
+	}
+	var ops gofs.InodeEmbedder
+	switch mode {
+	case syscall.S_IFDIR:
+		ops = &dirNode{passNode{node: node{m: n.m, rel: rel}, dev: dev, ino: ino}}
+	case syscall.S_IFREG:
+		ops = &fileNode{passNode: passNode{node: node{m: n.m, rel: rel}, dev: dev, ino: ino}}
+	case syscall.S_IFLNK:
+		ops = &linkNode{passNode{node: node{m: n.m, rel: rel}, dev: dev, ino: ino}}
+	default:
+		ops = &specialNode{passNode{node: node{m: n.m, rel: rel}, dev: dev, ino: ino}}
+	}
+	n.m.tree.Hold(1)
+	return n.NewInode(ctx, ops, gofs.StableAttr{Mode: mode})
+}
+
+// OnForget notes that the kernel let go of the node.
+func (n *node) OnForget() { n.m.tree.Hold(-1) }
+
+func (n *passNode) pass() *passNode { return n }
+
+// Readdir lists the directory as in SRC plus the virtual documents beside each model. It reads
+// names and types only; nothing is translated or even stat'ed.
+func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
+	dir, err := n.m.tree.OpenDir(n.rel)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	defer dir.Close()
+	list, errno := n.list(dir)
+	if errno != 0 {
+		return nil, errno
+	}
+	ents := make([]fuse.DirEntry, len(list))
+	for i, e := range list {
+		ents[i] = e.DirEntry
+	}
+	return gofs.NewListDirStream(ents), 0
+}
+
+// OpendirHandle opens the directory for listing. The handle keeps the directory open, so that
+// the lookups of a READDIRPLUS (one per listed entry, six per model) cost one fstatat for an
+// entry of SRC and none for a virtual document, whose existence the listing itself shows.
+func (n *dirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	dir, err := n.m.tree.OpenDir(n.rel)
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	list, errno := n.list(dir)
+	if errno != 0 {
+		dir.Close()
+		return nil, 0, errno
+	}
+	return &dirHandle{n: n, dir: dir, ents: list}, 0, 0
+}
+
+// dirHandle is an open directory: the listing taken at opendir, read from an offset.
+type dirHandle struct {
+	n    *dirNode
+	dir  *os.Root // the directory itself, for stats of its entries
+	ents []dirEntry
+
+	mu   sync.Mutex
+	next int
+	// last is the latest Lstat of an entry of SRC that Lookup made: a model's virtual documents
+	// are listed right after it, and their key is computed from it.
+	last     fs.FileInfo
+	lastName string
+}
+
+// dirEntry is one listed entry; virtual is true for a document that modelfs adds.
+type dirEntry struct {
+	fuse.DirEntry
+	virtual bool
+}
+
+var (
+	_ gofs.FileReaddirenter = (*dirHandle)(nil)
+	_ gofs.FileSeekdirer    = (*dirHandle)(nil)
+	_ gofs.FileLookuper     = (*dirHandle)(nil)
+	_ gofs.FileReleasedirer = (*dirHandle)(nil)
+)
+
+// Readdirent returns the next entry, or nil at the end.
+func (h *dirHandle) Readdirent(ctx context.Context) (*fuse.DirEntry, syscall.Errno) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.next >= len(h.ents) {
+		return nil, 0
+	}
+	de := h.ents[h.next].DirEntry
+	h.next++
+	de.Off = uint64(h.next) // the offset of the entry after this one
+	return &de, 0
+}
+
+// Seekdir continues the listing after the entry at offset off (0: from the start).
+func (h *dirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next = int(min(off, uint64(len(h.ents))))
+	return 0
+}
+
+// Lookup answers the lookup READDIRPLUS makes for each listed entry.
+func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+
+	i, found := slices.BinarySearchFunc(h.ents, name, func(e dirEntry, name string) int { return strings.Compare(e.Name, name) })
+	if !found {
+		return h.n.Lookup(ctx, name, out)
+	}
+	if h.ents[i].virtual {
+		var fi fs.FileInfo
+		if srcName, _, ok := h.n.m.tree.Virtual(name); ok {
+			h.mu.Lock()
+			if srcName == h.lastName {
+				fi = h.last
+			}
+			h.mu.Unlock()
+		}
+		return h.n.lookupVirtual(ctx, name, fi, out)
+	}
+	fi, err := h.dir.Lstat(name)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	h.mu.Lock()
+	h.last, h.lastName = fi, name
+	h.mu.Unlock()
+	return h.n.lookupReal(ctx, name, path.Join(h.n.rel, name), fi, out), 0
+}
+
+// Releasedir closes the directory.
+func (h *dirHandle) Releasedir(ctx context.Context, flags uint32) {
+	h.dir.Close()
+}
+
+// list returns the entries of dir (this node's directory in SRC) as Readdir shows them, sorted
+// by name.
+func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
+	ents, err := n.m.tree.List(dir, n.rel)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	list := make([]dirEntry, len(ents))
+	for i, e := range ents {
+		mode := uint32(syscall.S_IFREG)
+		if !e.Virtual {
+			mode = fileType(e.Type)
+		}
+		list[i] = dirEntry{DirEntry: fuse.DirEntry{Name: e.Name, Mode: mode}, virtual: e.Virtual}
+	}
+	return list, 0
+}
