@@ -95,7 +95,9 @@ func TestBlenderImport(t *testing.T) {
 		mount(t, filepath.Join(repo, "testdata", "sample")),
 		mount(t, filepath.Join(repo, "testdata", "defects")), // defects real files carry
 		mount(t, filepath.Join(repo, "translate", "elem", "testdata")),
-		mount(t, corpus.Dir(t)),
+	}
+	if dir := corpus.Optional(t); dir != "" {
+		dirs = append(dirs, mount(t, dir))
 	}
 	var files []string
 	for _, d := range dirs {

@@ -47,6 +47,24 @@ func Dir(t testing.TB) string {
 	return dir
 }
 
+// Optional returns the corpus directory, or "" when it is absent (a failure under CI), without
+// skipping: for tests that check the project's own files too, which must run whatever the corpus.
+func Optional(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(RepoRoot(t), "..", "shared", "corpus")
+	if env := os.Getenv("MODELFS_CORPUS"); env != "" {
+		dir = env
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("corpus: %v (CI must have the shared corpus)", err)
+		}
+		t.Logf("corpus: %s not found; checking the project's own files only", dir)
+		return ""
+	}
+	return dir
+}
+
 // Files returns the corpus files under sub whose extension is one of exts (lower case, with
 // the dot), sorted; it skips or fails like Dir.
 func Files(t testing.TB, sub string, exts ...string) []string {
