@@ -77,6 +77,7 @@ func Decode(src codec.Source) (s *scene.Scene, f *codec.Format, err error) {
 	if src.FS != nil {
 		resolveTextures(src, s)
 	}
+	s.MakePlain() // the encoders write plain extras only
 	if err := s.Validate(); err != nil {
 		return nil, f, &codec.FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
 	}

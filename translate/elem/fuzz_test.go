@@ -45,6 +45,7 @@ func FuzzDecode(f *testing.F) {
 		if err := s.Validate(); err != nil {
 			t.Fatalf("Build made an invalid scene: %v", err)
 		}
+		s.MakePlain() // as the pipeline does
 		for _, k := range translate.Kinds {
 			if _, err := translate.Encode(s, k, translate.EncodeOptions{MTLName: "fuzz.mtl"}); err != nil {
 				t.Fatalf("encode %s: %v", k, err)

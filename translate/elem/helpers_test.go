@@ -30,6 +30,17 @@ func source(t testing.TB, name string) codec.Source {
 }
 
 // decode runs the registered pipeline (sniff, decode, validate) on a fixture.
+// decodeOwn decodes the fixture name with this package's decoder alone: its extras as the
+// decoder made them, before the pipeline makes them plain.
+func decodeOwn(t testing.TB, name string) *scene.Scene {
+	t.Helper()
+	s, err := Decode(source(t, name))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
 func decode(t testing.TB, name string) *scene.Scene {
 	t.Helper()
 	s, f, err := translate.Decode(source(t, name))

@@ -89,7 +89,7 @@ func TestSemantics(t *testing.T) {
 		if s.Textures[0].Resolved != "textures/crate.png" {
 			t.Errorf("texture resolved to %q", s.Textures[0].Resolved)
 		}
-		unknown, _ := s.Extras["unknownScopes"].([]UnknownScope)
+		unknown, _ := decodeOwn(t, "multimat.elem").Extras["unknownScopes"].([]UnknownScope)
 		if len(unknown) != 2 || unknown[0].Path != "EditorState" || unknown[1].Path != "MeshDatas/MeshContainer/Mesh/BlendIndices" {
 			t.Errorf("unknown scopes %+v", unknown)
 		}
@@ -102,10 +102,11 @@ func TestSemantics(t *testing.T) {
 		if s.Animations[0].Duration != 2 || !s.Animations[0].Loop || s.Animations[1].Duration != 0.5 || s.Animations[1].Loop {
 			t.Errorf("durations/loops %v %v %v %v", s.Animations[0].Duration, s.Animations[0].Loop, s.Animations[1].Duration, s.Animations[1].Loop)
 		}
-		if uv, _ := s.Animations[1].Extras["uvAnimation"].([]uvAnimExtra); len(uv) != 1 || uv[0].Material != "Paint" || uv[0].Times[1] != 0.5 {
+		own := decodeOwn(t, "animated.elem")
+		if uv, _ := own.Animations[1].Extras["uvAnimation"].([]uvAnimExtra); len(uv) != 1 || uv[0].Material != "Paint" || uv[0].Times[1] != 0.5 {
 			t.Errorf("uv animation %+v", uv)
 		}
-		all, _ := s.Extras["animations"].([]animExtra)
+		all, _ := own.Extras["animations"].([]animExtra)
 		if len(all) != 3 || all[2].Animation != nil || len(all[2].UVAnimation) != 1 {
 			t.Errorf("animation metadata %+v", all)
 		}

@@ -20,8 +20,6 @@
 package gltfenc
 
 import (
-	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -87,11 +85,6 @@ func encodeWith(s *scene.Scene, opt Options, finish func(*gltf.Document) error) 
 		return err
 	}
 	err = finish(e.doc)
-	if unencodable(err) {
-		if err = safeExtras(e.doc); err == nil {
-			err = finish(e.doc)
-		}
-	}
 	putScratch(&binPool, e.bin.b, maxPooledBin)
 	mem.release()
 	return err
@@ -144,67 +137,6 @@ func newEncoder(s *scene.Scene, opt Options, bin []byte, mem *docMem) *encoder {
 	e.views = slabOf(block(&mem.views, views))
 	e.doc.BufferViews = block(&mem.viewPtrs, views)[:0]
 	return e
-}
-
-// writeReference serialises doc with qmuntal/gltf's encoder: the reference the fast writer is
-// tested against, and the path for documents it does not support.
-func writeReference(doc *gltf.Document, opt Options) ([]byte, error) {
-	if !opt.Binary && len(doc.Buffers) == 1 && doc.Buffers[0].URI == "" {
-		if out, ok, err := writeSpliced(doc); ok || err != nil {
-			return out, err
-		}
-	}
-	size := 4096
-	if len(doc.Buffers) > 0 {
-		n := len(doc.Buffers[0].Data)
-		if opt.Binary {
-			size += n
-		} else {
-			size += base64.StdEncoding.EncodedLen(n)
-		}
-	}
-	var out bytes.Buffer
-	out.Grow(size)
-	enc := gltf.NewEncoder(&out)
-	enc.AsBinary = opt.Binary
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("gltfenc: %w", err)
-	}
-	return out.Bytes(), nil
-}
-
-// dataURIPrefix starts the buffer's data URI in .gltf output.
-const dataURIPrefix = "data:application/octet-stream;base64,"
-
-// writeSpliced writes a .gltf whose buffer is a data URI without passing the base64 text
-// through encoding/json, which is slow on a string of many megabytes: the document is encoded
-// with a bare prefix as the URI, and the base64 text is encoded straight into the output after
-// it. ok is false when the prefix does not occur exactly once in the JSON (an extras string
-// could mimic it), and the caller then takes the plain path; the result is the same bytes.
-func writeSpliced(doc *gltf.Document) (out []byte, ok bool, err error) {
-	buf := doc.Buffers[0]
-	data := buf.Data
-	buf.URI = dataURIPrefix
-	defer func() { buf.URI = "" }()
-	var js bytes.Buffer
-	enc := gltf.NewEncoder(&js)
-	enc.AsBinary = false
-	if err := enc.Encode(doc); err != nil {
-		return nil, false, fmt.Errorf("gltfenc: %w", err)
-	}
-	needle := []byte(`"uri":"` + dataURIPrefix + `"`)
-	head := js.Bytes()
-	at := bytes.Index(head, needle)
-	if at < 0 || bytes.Contains(head[at+len(needle):], needle) {
-		return nil, false, nil
-	}
-	at += len(needle) - 1 // just before the closing quote
-	n := base64.StdEncoding.EncodedLen(len(data))
-	out = make([]byte, len(head)+n)
-	copy(out, head[:at])
-	encodeBase64(out[at:at+n], data)
-	copy(out[at+n:], head[at:])
-	return out, true, nil
 }
 
 func assetExtras(src scene.Source) map[string]any {

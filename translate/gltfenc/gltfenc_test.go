@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/modelfs/modelfs/internal/golden"
 	"image"
 	"image/png"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/modelfs/modelfs/internal/golden"
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"

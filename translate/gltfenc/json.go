@@ -1,9 +1,8 @@
 package gltfenc
 
 import (
-	"encoding"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -72,9 +71,10 @@ var (
 	wrapCodes = [...]string{gltf.WrapClampToEdge: "33071", gltf.WrapMirroredRepeat: "33648"}
 )
 
-// fastSupported reports whether the fast writer can write doc exactly as qmuntal/gltf would.
+// writable reports whether the writer can write doc exactly as qmuntal/gltf would (the oracle
+// its tests compare it with).
 // It is checked before writing so that unsupported documents are never half handled.
-func fastSupported(doc *gltf.Document) bool {
+func writable(doc *gltf.Document) bool {
 	if doc == nil || len(doc.Cameras) > 0 || len(doc.Buffers) > 1 {
 		return false
 	}
@@ -160,8 +160,8 @@ func hasTranslation(n *gltf.Node) bool {
 	return n.Translation != gltf.DefaultTranslation
 }
 
-// errUnencodable stops the fast writer at a value it cannot write (NaN or ±Inf, which
-// encoding/json refuses); the caller then lets qmuntal's encoder report the error.
+// errUnencodable stops the writer at a value JSON cannot hold (NaN or ±Inf), which the encoder
+// never makes: scene.Validate refuses them, and extras are plain (scene.Plain).
 var errUnencodable = errors.New("gltfenc: value not encodable as JSON")
 
 // jsonWriter writes a document's JSON text. Its methods take the text so far and return it
@@ -170,9 +170,6 @@ var errUnencodable = errors.New("gltfenc: value not encodable as JSON")
 // writing goes on but the result is thrown away.
 type jsonWriter struct {
 	err error
-	// std encodes the extras and extensions values that anyValue leaves to encoding/json;
-	// created on first use.
-	std *stdJSON
 	// memo holds the text of recently written numbers, by a hash of their bits: many repeat
 	// (the ends of key times are the clips' durations), and the shortest decimal of a number
 	// takes strconv about a hundred nanoseconds to find.
@@ -185,18 +182,6 @@ type floatText struct {
 	is32 bool
 	n    uint8 // length of the text; 0 for an empty entry
 	text [30]byte
-}
-
-// stdJSON runs encoding/json's Encoder into a byte slice.
-type stdJSON struct {
-	b   []byte
-	enc *json.Encoder
-}
-
-// Write appends p to the slice, for the Encoder.
-func (s *stdJSON) Write(p []byte) (int, error) {
-	s.b = append(s.b, p...)
-	return len(p), nil
 }
 
 // appendDocument appends doc's JSON text to dst, as qmuntal/gltf writes it for a .glb (binary)
@@ -502,17 +487,23 @@ func (w *jsonWriter) value(b []byte, v any) []byte {
 	return w.anyValue(b, v, 0)
 }
 
-// maxDirectDepth is how deep anyValue recurses into nested maps and slices before handing the
-// rest to encoding/json, whose cycle detection then reports a value that contains itself.
-const maxDirectDepth = 32
+// maxDepth is how deep anyValue recurses into nested values.
+const maxDepth = 200
 
-// anyValue writes v as encoding/json would. The dynamic types decoders put into extras — plain
-// strings, booleans and numbers, slices and small arrays of them, maps from string to any —
-// have no methods, so encoding/json's rules for them are fixed and short; every other type
-// (named types may have MarshalJSON or MarshalText methods) goes to encoding/json.
+// errNotPlain stops the writer at an extras value that is not plain (see scene.Plain): the
+// pipeline makes every extras value plain before encoding (scene.MakePlain).
+var errNotPlain = errors.New("gltfenc: extras value not plain")
+
+// anyValue writes v, a plain value (scene.Plain) or one of the plain Go types the encoder
+// itself puts into the document (ints, small arrays of numbers, the extensions' maps), as
+// encoding/json would: maps with their keys sorted, Objects in their order.
 func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
-	if depth > maxDirectDepth {
-		return w.stdValue(b, v)
+	if depth > maxDepth {
+		w.err = errNotPlain
+		return b
+	}
+	if isNilSlice(v) {
+		return append(b, "null"...) // as encoding/json writes a nil slice
 	}
 	switch x := v.(type) {
 	case nil:
@@ -527,16 +518,16 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 		b = strconv.AppendInt(b, int64(x), 10)
 	case int16:
 		b = strconv.AppendInt(b, int64(x), 10)
-	case int32:
-		b = strconv.AppendInt(b, int64(x), 10)
-	case int64:
-		b = strconv.AppendInt(b, x, 10)
-	case uint:
-		b = strconv.AppendUint(b, uint64(x), 10)
 	case uint8:
 		b = strconv.AppendUint(b, uint64(x), 10)
 	case uint16:
 		b = strconv.AppendUint(b, uint64(x), 10)
+	case uint:
+		b = strconv.AppendUint(b, uint64(x), 10)
+	case int32:
+		b = strconv.AppendInt(b, int64(x), 10)
+	case int64:
+		b = strconv.AppendInt(b, x, 10)
 	case uint32:
 		b = strconv.AppendUint(b, uint64(x), 10)
 	case uint64:
@@ -546,18 +537,33 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	case float32:
 		b = w.float32(b, x)
 	case []string:
-		if x == nil {
-			b = append(b, "null"...)
-		} else {
-			b = w.strings(b, x)
+		b = w.strings(b, x)
+	case []bool:
+		b = append(b, '[')
+		for i, e := range x {
+			b = w.comma(b, i)
+			b = strconv.AppendBool(b, e)
 		}
+		b = append(b, ']')
 	case []int:
 		b = w.ints(b, x)
-	case []int32:
-		if x == nil {
-			b = append(b, "null"...)
-			break
+	case []int64:
+		b = append(b, '[')
+		for i, n := range x {
+			b = w.comma(b, i)
+			b = strconv.AppendInt(b, n, 10)
 		}
+		b = append(b, ']')
+	case []uint64:
+		b = append(b, '[')
+		for i, n := range x {
+			b = w.comma(b, i)
+			b = strconv.AppendUint(b, n, 10)
+		}
+		b = append(b, ']')
+	case []uint32:
+		b = w.uint32s(b, x)
+	case []int32:
 		b = append(b, '[')
 		for i, n := range x {
 			b = w.comma(b, i)
@@ -565,27 +571,9 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 		}
 		b = append(b, ']')
 	case []float64:
-		if x == nil {
-			b = append(b, "null"...)
-		} else {
-			b = w.floats(b, x)
-		}
+		b = w.floats(b, x)
 	case []float32:
-		if x == nil {
-			b = append(b, "null"...)
-		} else {
-			b = w.float32s(b, x)
-		}
-	case []uint32:
-		if x == nil {
-			b = append(b, "null"...)
-			break
-		}
-		b = w.uint32s(b, x)
-	case [2]uint32:
-		// WoW animations' replay range and time window: encoding/json would take a
-		// microsecond of reflection for each.
-		b = w.uint32s(b, x[:])
+		b = w.float32s(b, x)
 	case [3]float64:
 		b = w.floats(b, x[:])
 	case [4]float64:
@@ -596,67 +584,61 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 		b = w.float32s(b, x[:])
 	case [4]float32:
 		b = w.float32s(b, x[:])
+	case [2]uint32:
+		b = w.uint32s(b, x[:])
 	case []any:
-		if x == nil {
-			b = append(b, "null"...)
-			break
-		}
 		b = append(b, '[')
 		for i, e := range x {
 			b = w.comma(b, i)
 			b = w.anyValue(b, e, depth+1)
 		}
 		b = append(b, ']')
+	case scene.Object:
+		b = append(b, '{')
+		for i, m := range x {
+			b = w.member(b, i, m.Key, m.Value, depth)
+		}
+		b = append(b, '}')
 	case map[string]any:
 		b = w.mapValue(b, x, depth)
 	case scene.Extras:
-		if !plainMaps {
-			b = w.stdValue(b, v)
-			break
-		}
 		b = w.mapValue(b, x, depth)
 	case gltf.Extensions:
-		if !plainMaps {
-			b = w.stdValue(b, v)
-			break
-		}
 		b = w.mapValue(b, x, depth)
 	case unlit.Unlit:
-		if !plainMaps {
-			b = w.stdValue(b, v)
-			break
-		}
 		b = w.mapValue(b, x, depth)
-	case []scene.Extras:
-		if !plainMaps || x == nil {
-			b = w.stdValue(b, v) // encoding/json writes null for nil
-			break
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			b = w.comma(b, i)
-			b = w.mapValue(b, e, depth+1)
-		}
-		b = append(b, ']')
 	default:
-		b = w.stdValue(b, v)
+		w.err = fmt.Errorf("%w: %T", errNotPlain, v)
 	}
 	return b
 }
 
-// plainMaps is true when the named map types anyValue writes directly have no method that
-// would make encoding/json write them differently from a map[string]any (a value in an
-// interface is not addressable, so only value-receiver methods count).
-var plainMaps = func() bool {
-	for _, v := range []any{scene.Extras{}, gltf.Extensions{}, unlit.Unlit{}} {
-		_, m := v.(json.Marshaler)
-		_, t := v.(encoding.TextMarshaler)
-		if m || t {
-			return false
-		}
+// isNilSlice reports whether v is a nil slice of one of the types anyValue writes.
+func isNilSlice(v any) bool {
+	switch x := v.(type) {
+	case []string:
+		return x == nil
+	case []bool:
+		return x == nil
+	case []int:
+		return x == nil
+	case []int32:
+		return x == nil
+	case []int64:
+		return x == nil
+	case []uint32:
+		return x == nil
+	case []uint64:
+		return x == nil
+	case []float32:
+		return x == nil
+	case []float64:
+		return x == nil
+	case []any:
+		return x == nil
 	}
-	return true
-}()
+	return false
+}
 
 // mapValue writes m as encoding/json writes a map with string keys: null when nil, else the
 // members sorted by key.
@@ -665,10 +647,9 @@ func (w *jsonWriter) mapValue(b []byte, m map[string]any, depth int) []byte {
 		return append(b, "null"...)
 	}
 	// The entries are gathered in one pass over the map and sorted by key, so that no value is
-	// looked up again by its key. Extras maps are small: most fit the array on the stack (a
-	// WoW animation's have 17 entries), where storing them needs no GC write barrier, and an
-	// insertion sort of their positions (bytes, not pointers: no barriers either) beats a
-	// general sort on them.
+	// looked up again by its key. Extras maps are small: most fit the array on the stack, where
+	// storing them needs no GC write barrier, and an insertion sort of their positions (bytes,
+	// not pointers: no barriers either) beats a general sort on them.
 	if len(m) > maxStackEntries {
 		ents := make([]mapEntry, 0, len(m))
 		for k, v := range m {
@@ -704,7 +685,7 @@ func (w *jsonWriter) mapValue(b []byte, m map[string]any, depth int) []byte {
 // maxStackEntries is the largest map mapValue sorts on the stack.
 const maxStackEntries = 32
 
-// member writes the i-th member of a map at depth: its key and value.
+// member writes the i-th member of an object at depth: its key and value.
 func (w *jsonWriter) member(b []byte, i int, k string, v any, depth int) []byte {
 	b = w.comma(b, i)
 	b = appendJSONString(b, k)
@@ -716,32 +697,6 @@ func (w *jsonWriter) member(b []byte, i int, k string, v any, depth int) []byte 
 type mapEntry struct {
 	k string
 	v any
-}
-
-// stdValue writes v with encoding/json (a json.Encoder escapes HTML as json.Marshal does and
-// writes the same text plus a newline).
-func (w *jsonWriter) stdValue(b []byte, v any) []byte {
-	if w.err != nil {
-		return b
-	}
-	if w.std == nil {
-		w.std = &stdJSON{}
-		w.std.enc = json.NewEncoder(w.std)
-	}
-	s := w.std
-	n := len(b)
-	s.b = b
-	err := s.enc.Encode(v)
-	b, s.b = s.b, nil
-	switch {
-	case err != nil:
-		w.err = err
-	case len(b) == n || b[len(b)-1] != '\n':
-		w.err = errors.New("gltfenc: encoding/json wrote no newline")
-	default:
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 func (w *jsonWriter) asset(b []byte, a *gltf.Asset) []byte {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"io"
 	"sync"
 
@@ -44,6 +46,9 @@ func putScratch(pool *sync.Pool, b []byte, limit int) {
 	pool.Put(&b)
 }
 
+// dataURIPrefix starts the buffer's data URI in .gltf output.
+const dataURIPrefix = "data:application/octet-stream;base64,"
+
 // glb container constants (glTF 2.0 spec, "Binary glTF Layout").
 const (
 	glbMagic     = 0x46546c67 // "glTF"
@@ -54,44 +59,25 @@ const (
 	glbChunkHead = 8          // chunk length, chunk type
 )
 
-// write serialises doc, with the fast writer when it supports the document and with
-// qmuntal/gltf's encoder otherwise (or when the fast writer met a value it cannot write, so that
-// the error is qmuntal's).
-func write(doc *gltf.Document, opt Options) ([]byte, error) {
-	if out, ok := fastBytes(doc, opt.Binary); ok {
-		return out, nil
-	}
-	return writeReference(doc, opt)
-}
-
-// fastBytes is writeFast into one new slice.
-func fastBytes(doc *gltf.Document, binary bool) (out []byte, ok bool) {
-	ok = writeFast(doc, binary, func(parts ...[]byte) error {
+// write serialises doc as a .gltf (with its buffer as a data URI) or a .glb.
+func write(doc *gltf.Document, opt Options) (out []byte, err error) {
+	err = writeDoc(doc, opt.Binary, func(parts ...[]byte) error {
 		out = join(parts)
 		return nil
 	})
-	return out, ok
+	return out, err
 }
 
 // writeTo is write into w: a .glb goes out part by part, never assembled in memory.
 func writeTo(w io.Writer, doc *gltf.Document, opt Options) error {
-	var werr error
-	if writeFast(doc, opt.Binary, func(parts ...[]byte) error {
+	return writeDoc(doc, opt.Binary, func(parts ...[]byte) error {
 		for _, p := range parts {
-			if _, werr = w.Write(p); werr != nil {
-				return werr
+			if _, err := w.Write(p); err != nil {
+				return err
 			}
 		}
 		return nil
-	}) {
-		return werr
-	}
-	out, err := writeReference(doc, opt)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(out)
-	return err
+	})
 }
 
 // join returns the parts as one new slice of their total length.
@@ -104,12 +90,12 @@ func join(parts [][]byte) []byte {
 	return bytes.Join(parts, nil)
 }
 
-// writeFast writes doc as a .gltf or .glb with the fast JSON writer, handing the output's parts
-// in order to emit (which must not keep them: they are scratch memory); ok is false when it
-// cannot, and nothing was emitted.
-func writeFast(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) (ok bool) {
-	if !fastSupported(doc) {
-		return false
+// writeDoc writes doc as a .gltf or .glb, handing the output's parts in order to emit (which
+// must not keep them: they are scratch memory). A document holding what the writer does not
+// write (writable), or a value JSON cannot hold, is an error: the encoder makes neither.
+func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) error {
+	if !writable(doc) {
+		return errors.New("gltfenc: the document holds parts the writer does not write")
 	}
 	var data []byte
 	hasBin := len(doc.Buffers) > 0
@@ -118,7 +104,7 @@ func writeFast(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error
 		data = b.Data
 		if binary {
 			if len(data) < b.ByteLength {
-				return false // qmuntal reports io.ErrShortBuffer
+				return fmt.Errorf("gltfenc: buffer of %d bytes, %d declared", len(data), b.ByteLength)
 			}
 			data = data[:b.ByteLength]
 		}
@@ -131,21 +117,21 @@ func writeFast(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error
 	js, at, err := appendDocument(scratch, doc, binary)
 	if err != nil {
 		putScratch(&jsonPool, scratch, maxPooledJSON)
-		return false
+		return err
 	}
 	if binary {
-		js = glbParts(js, data, hasBin, emit)
+		js, err = glbParts(js, data, hasBin, emit)
 	} else {
-		emit(assembleGLTF(js, at, data))
+		err = emit(assembleGLTF(js, at, data))
 	}
 	putScratch(&jsonPool, js, maxPooledJSON)
-	return true
+	return err
 }
 
 // glbParts emits the parts of a .glb made of js — the JSON text after room for the file and
 // JSON chunk headers, which are filled in here — padded with spaces, and, when hasBin, a BIN
-// chunk holding bin padded with zeros. It returns js, extended by its padding.
-func glbParts(js, bin []byte, hasBin bool, emit func(parts ...[]byte) error) []byte {
+// chunk holding bin padded with zeros. It returns js, extended by its padding, and emit's error.
+func glbParts(js, bin []byte, hasBin bool, emit func(parts ...[]byte) error) ([]byte, error) {
 	for len(js)%4 != 0 {
 		js = append(js, ' ') // the header is 20 bytes, so the JSON chunk ends 4-aligned too
 	}
@@ -162,15 +148,13 @@ func glbParts(js, bin []byte, hasBin bool, emit func(parts ...[]byte) error) []b
 	le.PutUint32(js[12:], uint32(paddedJSON))
 	le.PutUint32(js[16:], glbChunkJSON)
 	if !hasBin {
-		emit(js)
-		return js
+		return js, emit(js)
 	}
 	var head [glbChunkHead]byte
 	le.PutUint32(head[0:], uint32(binPadded))
 	le.PutUint32(head[4:], glbChunkBIN)
 	var zeros [3]byte
-	emit(js, head[:], bin, zeros[:binPadded-len(bin)])
-	return js
+	return js, emit(js, head[:], bin, zeros[:binPadded-len(bin)])
 }
 
 // assembleGLTF returns a new .gltf: js with the base64 text of data inserted at at (no insertion

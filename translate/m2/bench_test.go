@@ -115,6 +115,7 @@ func BenchmarkStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	s.MakePlain() // as the pipeline does
 	for _, st := range []struct {
 		name string
 		run  func() error

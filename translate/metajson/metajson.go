@@ -91,7 +91,6 @@ func EncodeError(path, format string, err error) []byte {
 }
 
 func document(s *scene.Scene) (value, error) {
-	c := &converter{}
 	doc := newObject(12)
 	doc.add("modelfs", integer(DocVersion))
 
@@ -122,7 +121,7 @@ func document(s *scene.Scene) (value, error) {
 		o.add("skinned", boolean(m.Skin >= 0 && len(m.Joints) > 0))
 		o.add("skin", index(m.Skin))
 		o.add("maxInfluences", integer(int64(maxInfluences(m))))
-		if err := addExtras(c, o, m.Extras); err != nil {
+		if err := addExtras(o, m.Extras); err != nil {
 			return null, err
 		}
 		meshes.items = append(meshes.items, o.v)
@@ -148,7 +147,7 @@ func document(s *scene.Scene) (value, error) {
 		o.add("texture", index(m.Texture))
 		o.add("texCoord", integer(int64(m.TexCoord)))
 		o.add("flags", strs(m.Flags))
-		if err := addExtras(c, o, m.Extras); err != nil {
+		if err := addExtras(o, m.Extras); err != nil {
 			return null, err
 		}
 		mats.items = append(mats.items, o.v)
@@ -177,7 +176,7 @@ func document(s *scene.Scene) (value, error) {
 		o.add("guess", boolean(t.Guess))
 		o.add("wrapU", boolean(t.WrapU))
 		o.add("wrapV", boolean(t.WrapV))
-		if err := addExtras(c, o, t.Extras); err != nil {
+		if err := addExtras(o, t.Extras); err != nil {
 			return null, err
 		}
 		texs.items = append(texs.items, o.v)
@@ -194,7 +193,7 @@ func document(s *scene.Scene) (value, error) {
 		o.add("translation", f32s(n.Translation[:]...))
 		o.add("rotation", f32s(n.Rotation[:]...))
 		o.add("scale", f32s(n.Scale[:]...))
-		if err := addExtras(c, o, n.Extras); err != nil {
+		if err := addExtras(o, n.Extras); err != nil {
 			return null, err
 		}
 		nodes.items = append(nodes.items, o.v)
@@ -227,7 +226,7 @@ func document(s *scene.Scene) (value, error) {
 			keys += len(ch.Times)
 		}
 		o.add("keys", integer(int64(keys)))
-		if err := addExtras(c, o, a.Extras); err != nil {
+		if err := addExtras(o, a.Extras); err != nil {
 			return null, err
 		}
 		anims.items = append(anims.items, o.v)
@@ -250,7 +249,7 @@ func document(s *scene.Scene) (value, error) {
 	}
 	doc.add("variants", variants)
 
-	ex, err := c.extras(s.Extras)
+	ex, err := extras(s.Extras)
 	if err != nil {
 		return null, err
 	}
@@ -259,11 +258,11 @@ func document(s *scene.Scene) (value, error) {
 	return doc.v, nil
 }
 
-func addExtras(c *converter, o *object, x scene.Extras) error {
+func addExtras(o *object, x scene.Extras) error {
 	if len(x) == 0 {
 		return nil
 	}
-	v, err := c.extras(x)
+	v, err := extras(x)
 	if err != nil {
 		return err
 	}

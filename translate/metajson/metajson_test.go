@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/modelfs/modelfs/internal/golden"
-	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
+
+	"github.com/modelfs/modelfs/internal/golden"
 
 	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -28,6 +27,7 @@ func TestGolden(t *testing.T) {
 			if err := c.Scene.Validate(); err != nil {
 				t.Fatalf("test scene invalid: %v", err)
 			}
+			c.Scene.MakePlain() // as the pipeline does
 			out, err := Encode(c.Scene)
 			if err != nil {
 				t.Fatal(err)
@@ -65,6 +65,7 @@ type decoded struct {
 
 func decode(t *testing.T, s *scene.Scene) decoded {
 	t.Helper()
+	s.MakePlain() // as the pipeline does
 	out, err := Encode(s)
 	if err != nil {
 		t.Fatal(err)
@@ -238,123 +239,6 @@ func TestEncodeError(t *testing.T) {
 	checkGolden(t, "error.json", EncodeError("units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")))
 }
 
-// Types exercising the struct rules.
-type (
-	inner struct {
-		A int `json:"a"`
-		B int
-	}
-	Outer struct {
-		inner
-		B string `json:"B"` // shadows inner.B
-		C *int   `json:"c,omitempty"`
-		D []int  `json:"d,omitempty"`
-		E int    `json:"-"`
-		//lint:ignore SA5008 the name "-" is what is being tested
-		F     int    `json:"-,"`
-		Z     zeroer `json:"z,omitzero"`
-		T     time.Time
-		R     json.RawMessage
-		N     json.Number
-		Bytes []byte
-		M     map[textKey]int
-		skip  int
-	}
-	Conflict struct {
-		X1
-		X2
-	}
-	X1     struct{ Same int }
-	X2     struct{ Same int }
-	zeroer struct{ v int }
-)
-
-func (z zeroer) IsZero() bool { return z.v == 7 }
-
-type textKey struct{ a, b string }
-
-func (k textKey) MarshalText() ([]byte, error) { return []byte(k.a + "-" + k.b), nil }
-
-func TestExtrasMatchEncodingJSON(t *testing.T) {
-	seven := 7
-	for _, x := range []any{
-		Outer{inner: inner{A: 1, B: 2}, B: "b", C: &seven, E: 5, F: 6, Z: zeroer{7},
-			T: time.Date(2003, 7, 1, 12, 0, 0, 0, time.UTC), R: json.RawMessage(`{"z":1,"a":[1,2]}`),
-			N: "12.50", Bytes: []byte{1, 2, 3}, M: map[textKey]int{{"x", "y"}: 1, {"a", "b"}: 2}, skip: 9},
-		Conflict{X1{1}, X2{2}},
-		map[int8]float32{-3: 0.1, 4: 1e30},
-		map[uint]bool{7: true, 10: false},
-		[][3]float32{{1, 2, 3}},
-		[3]uint8{1, 2, 3},
-		struct{ P *Outer }{},
-		map[string]any{"deep": []any{map[string]any{"x": []any{"y"}}}},
-		"<html> & friends",
-	} {
-		want, err := json.Marshal(map[string]any{"x": x})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &converter{}
-		v, err := c.extras(map[string]any{"x": x})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := write(nil, &v, 0)
-		var a, b any
-		if err := json.Unmarshal(got, &a); err != nil {
-			t.Fatalf("%T: %v\n%s", x, err, got)
-		}
-		_ = json.Unmarshal(want, &b)
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%T:\n got %s\nwant %s", x, got, want)
-		}
-	}
-}
-
-type cyclic struct{ Next *cyclic }
-
-type panicky struct{}
-
-func (panicky) MarshalJSON() ([]byte, error) { panic("boom") }
-
-type badJSON struct{}
-
-func (badJSON) MarshalJSON() ([]byte, error) { return []byte("{nope"), nil }
-
-func TestExtrasOddities(t *testing.T) {
-	s := testscene.Empty()
-	loop := &cyclic{}
-	loop.Next = loop
-	s.Extras = scene.Extras{"loop": loop}
-	if _, err := Encode(s); err == nil || !strings.Contains(err.Error(), "deeper") {
-		t.Errorf("cycle: err %v", err)
-	}
-	s.Extras = scene.Extras{"p": panicky{}}
-	if _, err := Encode(s); err == nil {
-		t.Error("panicking marshaler: no error")
-	}
-	s.Extras = scene.Extras{"ch": make(chan int), "fn": func() {}, "cx": complex(1, 2), "bad": badJSON{},
-		"badKeys": map[[2]int]int{{1, 2}: 3}, "inf32": float32(math.Inf(1)), "negzero": math.Copysign(0, -1)}
-	out, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !json.Valid(out) {
-		t.Fatalf("not JSON:\n%s", out)
-	}
-	var d struct{ Extras map[string]any }
-	_ = json.Unmarshal(out, &d)
-	for k, v := range d.Extras {
-		if k == "negzero" {
-			if v != 0.0 {
-				t.Errorf("negzero = %v", v)
-			}
-		} else if v != nil {
-			t.Errorf("%s = %v, want null", k, v)
-		}
-	}
-}
-
 func TestNilScene(t *testing.T) {
 	if _, err := Encode(nil); err == nil {
 		t.Error("no error")
@@ -374,6 +258,7 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	}
 	s.Extras["tracks"] = tracks
+	s.MakePlain()
 	out, _ := Encode(s)
 	b.SetBytes(int64(len(out)))
 	b.ReportAllocs()
@@ -400,22 +285,13 @@ func FuzzAppendString(f *testing.F) {
 	})
 }
 
-func TestExtrasJSON(t *testing.T) {
-	tests := []struct {
-		in   any
-		want string
-	}{
-		{map[string]any{"b": math.NaN(), "a": []float32{1, float32(math.Inf(1))}}, `{"a":[1,null],"b":null}`},
-		{struct {
-			X  float64 `json:"x"`
-			Ch chan int
-		}{X: 0.5, Ch: make(chan int)}, `{"x":0.5,"Ch":null}`},
-		{nil, `null`},
-	}
-	for _, tc := range tests {
-		got, err := ExtrasJSON(tc.in)
-		if err != nil || string(got) != tc.want {
-			t.Errorf("ExtrasJSON(%v) = %s, %v; want %s", tc.in, got, err, tc.want)
+// Extras that are not plain are refused, not guessed at.
+func TestExtrasNotPlain(t *testing.T) {
+	s := testscene.Empty()
+	for _, v := range []any{struct{ A int }{1}, []int{1}, map[int]int{1: 2}} {
+		s.Extras = scene.Extras{"x": v}
+		if _, err := Encode(s); err == nil || !strings.Contains(err.Error(), "not plain") {
+			t.Errorf("%T: %v", v, err)
 		}
 	}
 }

@@ -194,7 +194,11 @@ func TestFixture(t *testing.T) {
 	if !hasWarning(s, "pose 4 names frames 30–50") || !hasWarning(s, "1 poses use the shared character.amb") {
 		t.Errorf("warnings %q", s.Warnings)
 	}
-	poses := s.Extras["poses"].([]PoseInfo)
+	own, err := Decode(source(t, fixTree(), "pmodel/p9.skc")) // the extras as this package made them
+	if err != nil {
+		t.Fatal(err)
+	}
+	poses := own.Extras["poses"].([]PoseInfo)
 	if len(poses) != 7 || poses[1].Status != PoseNeedsShared || poses[2].Status != PoseEmpty ||
 		poses[4].Status != PosePastEnd || poses[1].Comment != "測試" || poses[3].CommentEncoding != "gbk" ||
 		poses[3].Animation == nil || *poses[3].Animation != 1 || poses[1].Animation != nil {
