@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/le"
 	"github.com/modelfs/modelfs/internal/textnum"
+	"github.com/modelfs/modelfs/translate/internal/scratch"
 )
 
 // align4 rounds n up to a multiple of 4.
@@ -187,3 +188,13 @@ func r32(f float32) float64 {
 	}
 	return v
 }
+
+// The binary buffer is built in scratch memory taken from a pool; writing copies it into the
+// output. Pooled memory is not zeroed, so every byte of the buffer must be written by the
+// encoder (TestPooledGarbage checks that no stale byte reaches the output).
+
+// maxPooledBin is the largest scratch buffer kept for reuse, so that one huge model does not pin
+// its scratch memory for the life of the process.
+const maxPooledBin = 64 << 20
+
+var binPool = scratch.Pool{Limit: maxPooledBin}

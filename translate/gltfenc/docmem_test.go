@@ -8,6 +8,7 @@ import (
 
 	"github.com/qmuntal/gltf"
 
+	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -24,7 +25,7 @@ func TestDocMemReuse(t *testing.T) {
 		err := e.build()
 		var out []byte
 		if err == nil {
-			out, err = write(e.doc, opt)
+			out, err = gltfjson.Write(e.doc, opt.Binary)
 		}
 		mem.reset()
 		checkCleared(t, name, mem)
@@ -39,7 +40,7 @@ func TestDocMemReuse(t *testing.T) {
 				doc, errWant := Document(b.s, opt)
 				var want []byte
 				if errWant == nil {
-					want, errWant = write(doc, opt)
+					want, errWant = gltfjson.Write(doc, opt.Binary)
 				}
 				if fmt.Sprint(err) != fmt.Sprint(errWant) || !bytes.Equal(got, want) {
 					t.Errorf("%s: differs from a fresh encoding (%v, %v)", name, err, errWant)
@@ -100,7 +101,7 @@ func TestDocumentNotPooled(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		text, err := write(doc, Options{Binary: true})
+		text, err := gltfjson.Write(doc, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +112,7 @@ func TestDocumentNotPooled(t *testing.T) {
 		}
 	}
 	for _, k := range docs {
-		text, err := write(k.doc, Options{Binary: true})
+		text, err := gltfjson.Write(k.doc, true)
 		if err != nil || !bytes.Equal(text, k.text) {
 			t.Errorf("%s: document changed by later encodings (%v)", k.name, err)
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/ext/unlit"
 
+	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -49,7 +50,7 @@ const Generator = "modelfs"
 // scene.Validate; an inconsistent scene gives an error, never a panic.
 func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 	err = encodeWith(s, opt, func(doc *gltf.Document) (err error) {
-		out, err = write(doc, opt)
+		out, err = gltfjson.Write(doc, opt.Binary)
 		return err
 	})
 	return out, err
@@ -58,7 +59,7 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 // EncodeTo writes what Encode returns to w, a .glb in its parts rather than assembled in memory
 // first. A write error is returned as it is.
 func EncodeTo(w io.Writer, s *scene.Scene, opt Options) error {
-	return encodeWith(s, opt, func(doc *gltf.Document) error { return writeTo(w, doc, opt) })
+	return encodeWith(s, opt, func(doc *gltf.Document) error { return gltfjson.WriteTo(w, doc, opt.Binary) })
 }
 
 // encodeWith builds the document for s and hands it to finish, which writes it.
@@ -75,17 +76,17 @@ func encodeWith(s *scene.Scene, opt Options, finish func(*gltf.Document) error) 
 	// the .glb), so it goes back to the pool once written. So does the document's memory, which
 	// the output shares nothing with either. After a panic both are left to the collector.
 	size, arcs := plan(s, opt)
-	bin := getScratch(&binPool, size)
+	bin := binPool.Get(size)
 	mem := getDocMem()
 	e := newEncoder(s, opt, bin, mem)
 	e.arcs = arcs
 	if err := e.build(); err != nil {
-		putScratch(&binPool, e.bin.b, maxPooledBin)
+		binPool.Put(e.bin.b)
 		mem.release()
 		return err
 	}
 	err = finish(e.doc)
-	putScratch(&binPool, e.bin.b, maxPooledBin)
+	binPool.Put(e.bin.b)
 	mem.release()
 	return err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/qmuntal/gltf/modeler"
 
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -502,9 +503,9 @@ func TestSplicedMatchesPlain(t *testing.T) {
 		}
 	}
 	s := triangleScene()
-	s.Nodes[0].Extras = scene.Extras{"uri": dataURIPrefix}
+	s.Nodes[0].Extras = scene.Extras{"uri": gltfjson.DataURIPrefix}
 	doc := decode(t, encode(t, s, false))
-	if x := doc.Nodes[0].Extras.(map[string]any); x["uri"] != dataURIPrefix || len(doc.Buffers[0].Data) == 0 {
+	if x := doc.Nodes[0].Extras.(map[string]any); x["uri"] != gltfjson.DataURIPrefix || len(doc.Buffers[0].Data) == 0 {
 		t.Errorf("mimicking extras: %v, %d buffer bytes", x, len(doc.Buffers[0].Data))
 	}
 }

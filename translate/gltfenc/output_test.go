@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"unsafe"
+
+	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson"
 )
 
 // TestPooledGarbage builds every scene into a buffer full of stale bytes, as a pooled one may
@@ -41,8 +43,8 @@ func TestPooledGarbage(t *testing.T) {
 					t.Errorf("%s: stale bytes reached the buffer", name)
 				}
 				for _, binary := range []bool{false, true} {
-					a, errA := write(e.doc, Options{Binary: binary})
-					b, errB := write(want, Options{Binary: binary})
+					a, errA := gltfjson.Write(e.doc, binary)
+					b, errB := gltfjson.Write(want, binary)
 					if errA != nil || errB != nil || !bytes.Equal(a, b) {
 						t.Errorf("%s binary=%v: output differs (%v, %v)", name, binary, errA, errB)
 					}

@@ -28,8 +28,8 @@
 // Layout: two-space indent, one key or element per line, except that arrays of numbers,
 // booleans and nulls with at most 16 elements (vectors, colours, quaternions, matrices) stay on
 // one line and longer ones are wrapped 12 to a line. Keys of fixed parts come in a fixed order;
-// keys of maps in extras are sorted, and structs in extras follow their json tags as
-// encoding/json would. Floats are written in the shortest form that reads back as the same
+// keys of maps in extras are sorted, and the members of a scene.Object keep their order (extras
+// are plain values: scene.MakePlain). Floats are written in the shortest form that reads back as the same
 // float32 (float64 for float64 fields); NaN and infinities, which JSON cannot hold, are written as
 // null. Strings are written as UTF-8 with only quotes, backslashes and control characters
 // escaped; each byte of invalid UTF-8 becomes U+FFFD. The same scene always gives the same bytes.

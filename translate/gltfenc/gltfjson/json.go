@@ -1,4 +1,14 @@
-package gltfenc
+// Package gltfjson writes glTF documents (qmuntal/gltf's types) as .gltf and .glb, producing
+// for the documents modelfs builds exactly the bytes qmuntal/gltf's encoder produces through
+// encoding/json: the same keys in the same order (struct declaration order, with the buffers
+// first as qmuntal's document wrapper puts them, and the fields that qmuntal's MarshalJSON
+// methods re-declare ahead of the embedded alias), the same omission of empty and default
+// values, encoding/json's number formatting and its string escaping (HTML characters and
+// U+2028/U+2029 included), without the reflection and re-compacting those take. Extras and
+// extensions hold plain values (scene.Plain). A document with parts the writer does not write
+// (Writable) or a value JSON cannot hold is an error: modelfs's encoder makes neither, and its
+// tests hold the writer to qmuntal's bytes.
+package gltfjson
 
 import (
 	"errors"
@@ -15,25 +25,6 @@ import (
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
-
-// The fast JSON writer below produces, for the documents this package builds, exactly the bytes
-// qmuntal/gltf's encoder produces through encoding/json: the same keys in the same order (struct
-// declaration order, with the buffers first as qmuntal's document wrapper puts them, and the
-// fields that qmuntal's MarshalJSON methods re-declare ahead of the embedded alias), the same
-// omission of empty and default values, encoding/json's number formatting and its string
-// escaping (HTML characters and U+2028/U+2029 included). encoding/json spends most of its time on
-// reflection and on re-compacting the output of qmuntal's MarshalJSON methods; writing the known
-// types directly avoids both. Extras and extensions values, which are open-ended, are written
-// directly when they are of plain types (strings, numbers, maps of any, …) and by encoding/json
-// otherwise. If qmuntal/gltf is ever upgraded, TestFastJSONMatchesQmuntal and the tests beside
-// it tell whether its output changed.
-//
-// fastSupported decides up front whether a document only uses what the writer handles; anything
-// else (cameras, sparse accessors, normal and occlusion textures, morph targets, enum values
-// qmuntal rejects, several buffers, external URIs, nil entries) goes through qmuntal's encoder, as
-// does any document the writer reports an error for (NaN, an extras value encoding/json rejects),
-// so that the output, or the error, is always qmuntal's. TestFastJSONMatchesQmuntal holds the two
-// paths to the same bytes.
 
 // componentTypeCodes and the other tables give the JSON text qmuntal's MarshalJSON methods write
 // for each enum value; a value outside a table is unsupported.
@@ -71,10 +62,11 @@ var (
 	wrapCodes = [...]string{gltf.WrapClampToEdge: "33071", gltf.WrapMirroredRepeat: "33648"}
 )
 
-// writable reports whether the writer can write doc exactly as qmuntal/gltf would (the oracle
-// its tests compare it with).
-// It is checked before writing so that unsupported documents are never half handled.
-func writable(doc *gltf.Document) bool {
+// Writable reports whether Write can write doc exactly as qmuntal/gltf would (the oracle its
+// tests compare it with): no camera, sparse accessor, morph target, normal or occlusion
+// texture, second buffer or buffer URI, every enumerated value in range. Write checks it up
+// front, so that a document is never half written.
+func Writable(doc *gltf.Document) bool {
 	if doc == nil || len(doc.Cameras) > 0 || len(doc.Buffers) > 1 {
 		return false
 	}
@@ -162,7 +154,7 @@ func hasTranslation(n *gltf.Node) bool {
 
 // errUnencodable stops the writer at a value JSON cannot hold (NaN or ±Inf), which the encoder
 // never makes: scene.Validate refuses them, and extras are plain (scene.Plain).
-var errUnencodable = errors.New("gltfenc: value not encodable as JSON")
+var errUnencodable = errors.New("gltfjson: value not encodable as JSON")
 
 // jsonWriter writes a document's JSON text. Its methods take the text so far and return it
 // extended, strconv.Append style: the slice stays in registers and local variables, where
@@ -187,7 +179,7 @@ type floatText struct {
 // appendDocument appends doc's JSON text to dst, as qmuntal/gltf writes it for a .glb (binary)
 // or a .gltf. For a .gltf whose buffer is embedded, the data URI's base64 text is left out and
 // uriAt is where it belongs (the text before uriAt ends with the URI's prefix); otherwise uriAt
-// is -1. The caller has checked fastSupported(doc).
+// is -1. The caller has checked Writable(doc).
 func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, uriAt int, err error) {
 	var w jsonWriter
 	b := dst
@@ -203,7 +195,7 @@ func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, ur
 		// qmuntal embeds a buffer without URI as a data URI holding all of Data, except the
 		// first buffer of a .glb, which becomes the BIN chunk.
 		if !binary && len(buf.Data) > 0 {
-			b = w.key(b, &f, `"uri":"`+dataURIPrefix)
+			b = w.key(b, &f, `"uri":"`+DataURIPrefix)
 			uriAt = len(b)
 			b = append(b, '"')
 		}
@@ -492,7 +484,7 @@ const maxDepth = 200
 
 // errNotPlain stops the writer at an extras value that is not plain (see scene.Plain): the
 // pipeline makes every extras value plain before encoding (scene.MakePlain).
-var errNotPlain = errors.New("gltfenc: extras value not plain")
+var errNotPlain = errors.New("gltfjson: extras value not plain")
 
 // anyValue writes v, a plain value (scene.Plain) or one of the plain Go types the encoder
 // itself puts into the document (ints, small arrays of numbers, the extensions' maps), as

@@ -1,4 +1,4 @@
-package gltfenc
+package gltfjson
 
 import (
 	"bytes"
@@ -7,47 +7,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
+	"github.com/modelfs/modelfs/translate/internal/scratch"
 	"github.com/qmuntal/gltf"
 )
 
-// Encode builds the binary buffer and the JSON text in scratch memory taken from pools and then
-// copies both into the output, which always is a fresh allocation the caller owns: the base64
-// text of a .gltf is written straight into it, and a .glb is assembled with one exact-size copy.
-// Pooled memory is not zeroed, so every byte of the buffer must be written by the encoder
-// (TestPooledGarbage checks that no stale byte reaches the output).
+// The JSON text is written in scratch memory taken from a pool, then copied into the output,
+// which always is a fresh allocation the caller owns (or written out in parts, WriteTo).
 
-// Pooled buffers above these sizes are left to the garbage collector, so that one huge model
-// does not pin its scratch memory for the life of the process.
-const (
-	maxPooledBin  = 64 << 20
-	maxPooledJSON = 16 << 20
-)
+// maxPooledJSON is the largest scratch JSON buffer kept for reuse, so that one huge model does
+// not pin its scratch memory for the life of the process.
+const maxPooledJSON = 16 << 20
 
-var binPool, jsonPool sync.Pool // of *[]byte
+var jsonPool = scratch.Pool{Limit: maxPooledJSON}
 
-// getScratch returns an empty slice with capacity for at least n bytes, reusing a pooled one
-// when it is big enough.
-func getScratch(pool *sync.Pool, n int) []byte {
-	if p, ok := pool.Get().(*[]byte); ok && cap(*p) >= n {
-		return (*p)[:0]
-	}
-	return make([]byte, 0, n)
-}
-
-// putScratch returns b to the pool for reuse. b must not be used, nor be reachable from
-// anything handed to a caller, afterwards.
-func putScratch(pool *sync.Pool, b []byte, limit int) {
-	if cap(b) == 0 || cap(b) > limit {
-		return
-	}
-	b = b[:0]
-	pool.Put(&b)
-}
-
-// dataURIPrefix starts the buffer's data URI in .gltf output.
-const dataURIPrefix = "data:application/octet-stream;base64,"
+// DataURIPrefix starts the buffer's data URI in .gltf output.
+const DataURIPrefix = "data:application/octet-stream;base64,"
 
 // glb container constants (glTF 2.0 spec, "Binary glTF Layout").
 const (
@@ -59,18 +34,21 @@ const (
 	glbChunkHead = 8          // chunk length, chunk type
 )
 
-// write serialises doc as a .gltf (with its buffer as a data URI) or a .glb.
-func write(doc *gltf.Document, opt Options) (out []byte, err error) {
-	err = writeDoc(doc, opt.Binary, func(parts ...[]byte) error {
+// Write serialises doc as a .gltf (with its first buffer's Data as a data URI) or, with binary,
+// a .glb (that buffer as its BIN chunk): exactly the bytes qmuntal/gltf's encoder writes, for
+// the documents it supports (Writable), and an error for the others.
+func Write(doc *gltf.Document, binary bool) (out []byte, err error) {
+	err = writeDoc(doc, binary, func(parts ...[]byte) error {
 		out = join(parts)
 		return nil
 	})
 	return out, err
 }
 
-// writeTo is write into w: a .glb goes out part by part, never assembled in memory.
-func writeTo(w io.Writer, doc *gltf.Document, opt Options) error {
-	return writeDoc(doc, opt.Binary, func(parts ...[]byte) error {
+// WriteTo is Write into w: a .glb goes out part by part, never assembled in memory. A write
+// error is returned as it is.
+func WriteTo(w io.Writer, doc *gltf.Document, binary bool) error {
+	return writeDoc(doc, binary, func(parts ...[]byte) error {
 		for _, p := range parts {
 			if _, err := w.Write(p); err != nil {
 				return err
@@ -94,7 +72,7 @@ func join(parts [][]byte) []byte {
 // must not keep them: they are scratch memory). A document holding what the writer does not
 // write (writable), or a value JSON cannot hold, is an error: the encoder makes neither.
 func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) error {
-	if !writable(doc) {
+	if !Writable(doc) {
 		return errors.New("gltfenc: the document holds parts the writer does not write")
 	}
 	var data []byte
@@ -109,14 +87,14 @@ func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error)
 			data = data[:b.ByteLength]
 		}
 	}
-	scratch := getScratch(&jsonPool, 0)
+	scratch := jsonPool.Get(0)
 	if binary {
 		// Room for the file header and the JSON chunk header, filled in once the length is known.
 		scratch = append(scratch, make([]byte, glbHeaderLen+glbChunkHead)...)
 	}
 	js, at, err := appendDocument(scratch, doc, binary)
 	if err != nil {
-		putScratch(&jsonPool, scratch, maxPooledJSON)
+		jsonPool.Put(scratch)
 		return err
 	}
 	if binary {
@@ -124,7 +102,7 @@ func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error)
 	} else {
 		err = emit(assembleGLTF(js, at, data))
 	}
-	putScratch(&jsonPool, js, maxPooledJSON)
+	jsonPool.Put(js)
 	return err
 }
 
@@ -172,3 +150,6 @@ func assembleGLTF(js []byte, at int, data []byte) []byte {
 	copy(out[at+n:], js[at:])
 	return out
 }
+
+// align4 rounds n up to a multiple of 4.
+func align4(n int) int { return (n + 3) &^ 3 }

@@ -1,4 +1,4 @@
-package gltfenc
+package gltfjson
 
 import (
 	"bytes"
@@ -15,80 +15,9 @@ import (
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/ext/unlit"
 
+	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson/gltfjsontest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
-
-// qmuntalBytes is the reference: what qmuntal/gltf's own encoder writes for doc.
-func qmuntalBytes(doc *gltf.Document, binary bool) ([]byte, error) {
-	var b bytes.Buffer
-	enc := gltf.NewEncoder(&b)
-	enc.AsBinary = binary
-	err := enc.Encode(doc)
-	return b.Bytes(), err
-}
-
-// checkFast requires the fast writer to take doc and to give qmuntal's bytes, in both containers.
-func checkFast(t *testing.T, name string, doc *gltf.Document) {
-	t.Helper()
-	for _, binary := range []bool{false, true} {
-		want, err := qmuntalBytes(doc, binary)
-		if err != nil {
-			t.Fatalf("%s binary=%v: qmuntal: %v", name, binary, err)
-		}
-		got, err := write(doc, Options{Binary: binary})
-		if err != nil {
-			t.Fatalf("%s binary=%v: the writer refused the document: %v", name, binary, err)
-		}
-		if !bytes.Equal(got, want) {
-			i := 0
-			for i < len(got) && i < len(want) && got[i] == want[i] {
-				i++
-			}
-			t.Fatalf("%s binary=%v: fast output differs from qmuntal's at byte %d of %d/%d:\nfast:    %q\nqmuntal: %q",
-				name, binary, i, len(got), len(want), excerpt(got, i), excerpt(want, i))
-		}
-	}
-}
-
-func excerpt(b []byte, at int) []byte {
-	return b[max(at-60, 0):min(at+60, len(b))]
-}
-
-// withImages returns variants of s whose resolved textures carry image bytes, so that .glb and
-// EmbedImages put them into the buffer.
-func withImages(t *testing.T, s *scene.Scene) *scene.Scene {
-	for i := range s.Textures {
-		tx := &s.Textures[i]
-		if tx.Resolved == "" {
-			tx.Resolved = fmt.Sprintf("Textures/T%d.blp", i)
-		}
-		img := tinyPNG(t)
-		tx.Image, tx.MIME = append(img, make([]byte, i+1)...), "image/png" // odd lengths need padding
-	}
-	return s
-}
-
-// TestFastJSONMatchesQmuntal holds the fast writer to qmuntal's bytes on every test scene, with
-// and without embedded images, in both containers.
-func TestFastJSONMatchesQmuntal(t *testing.T) {
-	for _, tc := range testScenes() {
-		for _, opt := range []Options{{}, {Binary: true}, {EmbedImages: true}} {
-			doc, err := Document(tc.s, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkFast(t, fmt.Sprintf("%s %+v", tc.name, opt), doc)
-		}
-		s := withImages(t, tc.s)
-		for _, opt := range []Options{{Binary: true}, {EmbedImages: true}, {}} {
-			doc, err := Document(s, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkFast(t, fmt.Sprintf("%s with images %+v", tc.name, opt), doc)
-		}
-	}
-}
 
 // awkward holds strings that need every kind of escaping.
 var awkward = []string{
@@ -278,15 +207,15 @@ func featureDoc(withData bool) *gltf.Document {
 }
 
 func TestFastJSONFeatures(t *testing.T) {
-	checkFast(t, "features with data", featureDoc(true))
-	checkFast(t, "features without data", featureDoc(false))
+	gltfjsontest.Match(t, "features with data", featureDoc(true), Write)
+	gltfjsontest.Match(t, "features without data", featureDoc(false), Write)
 	doc := featureDoc(true)
 	doc.Buffers = nil
 	doc.Asset = gltf.Asset{} // version defaults to 2.0
-	checkFast(t, "no buffer", doc)
-	checkFast(t, "empty", &gltf.Document{})
+	gltfjsontest.Match(t, "no buffer", doc, Write)
+	gltfjsontest.Match(t, "empty", &gltf.Document{}, Write)
 	// A typed nil in an extras interface is written as null, as encoding/json does.
-	checkFast(t, "typed nil extras", &gltf.Document{Extras: map[string]any(nil), Asset: gltf.Asset{Extras: []float32(nil)}})
+	gltfjsontest.Match(t, "typed nil extras", &gltf.Document{Extras: map[string]any(nil), Asset: gltf.Asset{Extras: []float32(nil)}}, Write)
 }
 
 // randomDoc builds a document from random choices among the supported features.
@@ -435,7 +364,7 @@ func randomDoc(r *rand.Rand) *gltf.Document {
 func TestFastJSONRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 300 {
-		checkFast(t, fmt.Sprintf("random %d", i), randomDoc(r))
+		gltfjsontest.Match(t, fmt.Sprintf("random %d", i), randomDoc(r), Write)
 	}
 }
 
@@ -484,8 +413,8 @@ func TestWriterRefuses(t *testing.T) {
 		for _, binary := range []bool{false, true} {
 			doc := featureDoc(true)
 			f(doc)
-			want, wantErr := qmuntalBytes(doc, binary)
-			got, err := write(doc, Options{Binary: binary})
+			want, wantErr := gltfjsontest.Reference(doc, binary)
+			got, err := Write(doc, binary)
 			if err == nil && (wantErr != nil || !bytes.Equal(got, want)) {
 				t.Errorf("%s binary=%v: written (%d bytes) where qmuntal gives %d bytes, %v", name, binary, len(got), len(want), wantErr)
 			}
@@ -600,163 +529,6 @@ func FuzzJSONString(f *testing.F) {
 	})
 }
 
-// randomScene builds a scene from random choices: nodes with awkward names, extras and
-// transforms of every magnitude, meshes with random attributes, skins, materials with and
-// without textures in every alpha mode, animations with every path and interpolation.
-func randomScene(r *rand.Rand) *scene.Scene {
-	pick := func(n int) int { return r.IntN(n) }
-	f32 := func() float32 {
-		switch pick(5) {
-		case 0:
-			if f := float32(awkwardFloats[pick(len(awkwardFloats))]); !math.IsInf(float64(f), 0) {
-				return f
-			}
-			return -1e-7
-		case 1:
-			return math.Float32frombits(r.Uint32()&^(0xff<<23) | uint32(pick(255))<<23) // any finite
-		case 2:
-			return float32(pick(21) - 10)
-		}
-		return float32(r.NormFloat64())
-	}
-	str := func() string { return awkward[pick(len(awkward))] }
-	extras := func() scene.Extras {
-		if pick(2) == 0 {
-			return nil
-		}
-		return scene.Extras{str(): f32(), "n": pick(100), "list": []float32{f32(), f32()}, "s": str()}
-	}
-	s := &scene.Scene{Source: scene.Source{Path: "dir/" + str() + ".mdx", Format: str(), Version: pick(3) * 400, Name: str()}}
-	for i := range pick(8) + 1 {
-		parent := -1
-		if i > 0 && pick(3) > 0 {
-			parent = pick(i)
-		}
-		n := scene.Node{Name: str(), Kind: scene.NodeKind([]string{"", "bone", "helper"}[pick(3)]), Parent: parent, Extras: extras(),
-			Translation: [3]float32{f32(), f32(), f32()}, Rotation: [4]float32{f32(), f32(), f32(), f32()}, Scale: [3]float32{f32(), f32(), f32()}}
-		if pick(2) == 0 {
-			n.Rotation, n.Scale = [4]float32{0, 0, 0, 1}, [3]float32{1, 1, 1}
-		}
-		s.Nodes = append(s.Nodes, n)
-	}
-	for i := range pick(3) {
-		s.Textures = append(s.Textures, scene.Texture{Path: str(), Resolved: []string{"", "T/a.blp", "T/b.png"}[pick(3)], Replaceable: pick(3), WrapU: pick(2) == 0, WrapV: pick(2) == 0, Extras: extras()})
-		if pick(2) == 0 {
-			s.Textures[i].Image, s.Textures[i].MIME = make([]byte, pick(9)+1), "image/png"
-		}
-	}
-	for range pick(4) {
-		m := scene.Material{Name: str(), BaseColor: [4]float32{f32(), 1, 1, f32()}, Texture: pick(len(s.Textures)+1) - 1, AlphaMode: scene.AlphaMode([]string{"OPAQUE", "MASK", "BLEND"}[pick(3)]),
-			AlphaCutoff: f32(), DoubleSided: pick(2) == 0, Unlit: pick(3) == 0, Flags: []string{str()}, Extras: extras()}
-		if pick(2) == 0 {
-			m.BaseColor = [4]float32{1, 1, 1, 1}
-		}
-		s.Materials = append(s.Materials, m)
-	}
-	if pick(2) == 0 {
-		joints := []int{0}
-		if len(s.Nodes) > 1 {
-			joints = append(joints, 1)
-		}
-		ibm := make([][16]float32, len(joints))
-		for i := range ibm {
-			ibm[i] = translateMat(f32(), 0, f32())
-		}
-		s.Skins = append(s.Skins, scene.Skin{Name: str(), Joints: joints, InverseBind: ibm, Skeleton: pick(2) - 1})
-	}
-	for range pick(3) {
-		nv := pick(6) + 3
-		m := scene.Mesh{Name: str(), Material: pick(len(s.Materials)+1) - 1, Skin: -1, Extras: extras()}
-		for range nv {
-			m.Positions = append(m.Positions, [3]float32{f32(), f32(), f32()})
-		}
-		for range pick(4) * 3 {
-			m.Indices = append(m.Indices, uint32(pick(nv)))
-		}
-		if len(m.Indices) == 0 {
-			m.Indices = []uint32{0, 1, 2}
-		}
-		if pick(2) == 0 {
-			m.Normals = make([][3]float32, nv)
-			for v := range m.Normals {
-				m.Normals[v] = [3]float32{f32(), f32(), f32()}
-			}
-		}
-		for range pick(3) {
-			uv := make([][2]float32, nv)
-			for v := range uv {
-				uv[v] = [2]float32{f32(), f32()}
-			}
-			m.UVs = append(m.UVs, uv)
-		}
-		if pick(2) == 0 {
-			m.Colors = make([][4]float32, nv)
-			for v := range m.Colors {
-				m.Colors[v] = [4]float32{f32(), f32(), f32(), 1}
-			}
-		}
-		if len(s.Skins) > 0 && pick(2) == 0 {
-			m.Skin = 0
-			js, ws := make([][4]uint16, nv), make([][4]float32, nv)
-			for v := range js {
-				js[v], ws[v] = [4]uint16{uint16(pick(len(s.Skins[0].Joints))), 0, 0, 0}, [4]float32{1, 0, 0, 0}
-				if pick(3) == 0 {
-					ws[v] = [4]float32{f32(), 0.5, 0, 0}
-				}
-			}
-			m.Joints, m.Weights = [][][4]uint16{js}, [][][4]float32{ws}
-		}
-		s.Meshes = append(s.Meshes, m)
-	}
-	for range pick(3) {
-		a := scene.Animation{Name: str(), Duration: f32(), Loop: pick(2) == 0, Extras: extras()}
-		if pick(2) == 0 {
-			a.Start, a.End = float64(f32()), float64(f32())
-		}
-		for range pick(5) {
-			c := scene.Channel{Node: pick(len(s.Nodes)), Path: scene.Path([]string{"translation", "rotation", "scale"}[pick(3)]),
-				Interp: []scene.Interp{scene.Step, scene.Linear, scene.CubicSpline}[pick(3)]}
-			for k := range pick(4) + 1 {
-				c.Times = append(c.Times, float32(k)*f32())
-			}
-			per := c.Path.Width()
-			if c.Interp == scene.CubicSpline {
-				per *= 3
-			}
-			for range per * len(c.Times) {
-				c.Values = append(c.Values, f32())
-			}
-			a.Channels = append(a.Channels, c)
-		}
-		s.Animations = append(s.Animations, a)
-	}
-	return s
-}
-
-// TestFastJSONRandomScenes takes random scenes through Document and holds the fast writer to
-// qmuntal's bytes on every one that encodes.
-func TestFastJSONRandomScenes(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 18))
-	written := 0
-	for i := range 400 {
-		s := randomScene(r)
-		for _, opt := range []Options{{}, {Binary: true}} {
-			doc, err := Document(s, opt)
-			if err != nil {
-				continue // an inconsistent draw; Encode reports it the same on both paths
-			}
-			if _, err := qmuntalBytes(doc, opt.Binary); err != nil {
-				continue // NaN from a degenerate draw: the fallback test covers errors
-			}
-			checkFast(t, fmt.Sprintf("random scene %d %+v", i, opt), doc)
-			written++
-		}
-	}
-	if written < 400 {
-		t.Errorf("only %d of 800 random scenes encoded", written)
-	}
-}
-
 // TestAppendInt checks the integer writer against strconv for the small non-negative values it
 // writes itself and the others it hands on.
 func TestAppendInt(t *testing.T) {
@@ -775,17 +547,6 @@ func TestAppendInt(t *testing.T) {
 	}
 }
 
-// TestKindValue checks that every node kind reaches the extras as its plain string.
-func TestKindValue(t *testing.T) {
-	for _, k := range []scene.NodeKind{scene.KindRoot, scene.KindBone, scene.KindHelper, scene.KindAttachment,
-		scene.KindEvent, scene.KindLight, scene.KindCamera, scene.KindEmitter, scene.KindRibbon,
-		scene.KindCollision, "other", ""} {
-		if got, ok := kindValue(k).(string); !ok || got != string(k) {
-			t.Errorf("kindValue(%q) = %#v", k, kindValue(k))
-		}
-	}
-}
-
 // An Object's members are written in their order, not sorted; values that are not plain are
 // refused.
 func TestObjectsAndNotPlain(t *testing.T) {
@@ -801,4 +562,14 @@ func TestObjectsAndNotPlain(t *testing.T) {
 			t.Errorf("%T: %v; want errNotPlain", v, w.err)
 		}
 	}
+}
+
+// r32 widens f to the float64 of its shortest float32 decimal, as the encoder stores float32
+// values.
+func r32(f float32) float64 {
+	v, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'e', -1, 32), 64)
+	if err != nil || f == 0 {
+		return 0
+	}
+	return v
 }

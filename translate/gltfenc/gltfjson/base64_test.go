@@ -1,4 +1,4 @@
-package gltfenc
+package gltfjson
 
 import (
 	"bytes"
