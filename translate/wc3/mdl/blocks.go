@@ -22,15 +22,19 @@ func (p *parser) file() {
 		}
 		line := p.lx.tokLine
 		k := keyword(p.lx.text())
-		known := true
+		if k < kwVersion || k > kwCollisionShape { // not a top-level block
+			p.warnTok(line, "unknown block %s skipped")
+			p.skipUnknown()
+			continue
+		}
+		p.next()
+		p.known = true
 		switch k {
 		case kwVersion:
-			p.next()
 			p.body("Version", func(k kw, _ bool) bool {
 				if k != kwFormatVersion {
 					return false
 				}
-				p.next()
 				m.Version = p.u32("FormatVersion")
 				if m.Version != 800 {
 					p.warnf(line, "FormatVersion %d is not 800; fields of other versions are skipped", m.Version)
@@ -39,79 +43,52 @@ func (p *parser) file() {
 				return true
 			})
 		case kwModel:
-			p.next()
 			p.modelBlock()
 		case kwSequences:
-			p.next()
 			p.list("Sequences", kwAnim, func() { m.Sequences = append(m.Sequences, p.sequence()) })
 		case kwGlobalSequences:
-			p.next()
 			p.optCount("GlobalSequences")
 			p.body("GlobalSequences", func(k kw, _ bool) bool {
 				if k != kwDuration {
 					return false
 				}
-				p.next()
 				m.GlobalSequences = append(m.GlobalSequences, p.u32("Duration"))
 				return true
 			})
 		case kwTextures:
-			p.next()
 			p.list("Textures", kwBitmap, func() { m.Textures = append(m.Textures, p.texture()) })
 		case kwMaterials:
-			p.next()
 			p.list("Materials", kwMaterial, func() { m.Materials = append(m.Materials, p.material()) })
 		case kwTextureAnims:
-			p.next()
 			p.list("TextureAnims", kwTVertexAnim, func() { m.TextureAnims = append(m.TextureAnims, p.textureAnim()) })
 		case kwGeoset:
-			p.next()
 			m.Geosets = append(m.Geosets, p.geoset())
 		case kwGeosetAnim:
-			p.next()
 			m.GeosetAnims = append(m.GeosetAnims, p.geosetAnim())
 		case kwBone:
-			p.next()
 			m.Bones = append(m.Bones, p.bone())
 		case kwLight:
-			p.next()
 			m.Lights = append(m.Lights, p.light())
 		case kwHelper:
-			p.next()
 			var n wc3.Node
 			p.node(&n, 0, "Helper", nil)
 			m.Helpers = append(m.Helpers, n)
 		case kwAttachment:
-			p.next()
 			m.Attachments = append(m.Attachments, p.attachment())
 		case kwPivotPoints:
-			p.next()
-			m.PivotPoints = append(m.PivotPoints, p.vec3List("PivotPoints")...)
+			m.PivotPoints = append(m.PivotPoints, vecList[[3]float32](p, "PivotPoints")...)
 		case kwParticleEmitter:
-			p.next()
 			m.ParticleEmitters = append(m.ParticleEmitters, p.particleEmitter())
 		case kwParticleEmitter2:
-			p.next()
 			m.ParticleEmitters2 = append(m.ParticleEmitters2, p.particleEmitter2())
 		case kwRibbonEmitter:
-			p.next()
 			m.RibbonEmitters = append(m.RibbonEmitters, p.ribbonEmitter())
 		case kwCamera:
-			p.next()
 			m.Cameras = append(m.Cameras, p.camera())
 		case kwEventObject:
-			p.next()
 			m.Events = append(m.Events, p.eventObject())
 		case kwCollisionShape:
-			p.next()
 			m.CollisionShapes = append(m.CollisionShapes, p.collisionShape())
-		default:
-			known = false
-			p.warnTok(line, "unknown block %s skipped")
-			p.skipUnknown()
-		}
-		if known {
-			p.known = true
 		}
 	}
 	if !sawVersion {
@@ -132,7 +109,6 @@ func (p *parser) list(what string, entry kw, fn func()) {
 		if k != entry {
 			return false
 		}
-		p.next()
 		fn()
 		n++
 		return true
@@ -143,13 +119,10 @@ func (p *parser) list(what string, entry kw, fn func()) {
 func (p *parser) extentProp(e *wc3.Extent, k kw) bool {
 	switch k {
 	case kwMinimumExtent:
-		p.next()
 		e.Min = p.vec3("MinimumExtent")
 	case kwMaximumExtent:
-		p.next()
 		e.Max = p.vec3("MaximumExtent")
 	case kwBoundsRadius:
-		p.next()
 		e.BoundsRadius = p.float("BoundsRadius")
 	default:
 		return false
@@ -164,20 +137,16 @@ func (p *parser) modelBlock() {
 		switch k {
 		case kwUnknown:
 			// NumGeosets, NumBones, …: counts the reader does not need.
-			if t := p.lx.text(); len(t) > 3 && (t[0]|0x20) == 'n' && (t[1]|0x20) == 'u' && (t[2]|0x20) == 'm' {
-				p.next()
+			if t := p.stmtWord; len(t) > 3 && (t[0]|0x20) == 'n' && (t[1]|0x20) == 'u' && (t[2]|0x20) == 'm' {
 				p.optCount(string(t))
 				return true
 			}
 			return false
 		case kwName:
-			p.next()
 			m.Name = p.str("Name")
 		case kwAnimationFile:
-			p.next()
 			m.AnimFile = p.str("AnimationFile")
 		case kwBlendTime:
-			p.next()
 			m.BlendTime = p.u32("BlendTime")
 		default:
 			return p.extentProp(&m.Extent, k)
@@ -192,16 +161,12 @@ func (p *parser) sequence() wc3.Sequence {
 	p.body("Anim", func(k kw, _ bool) bool {
 		switch k {
 		case kwInterval:
-			p.next()
 			p.uints(s.Interval[:], math.MaxUint32, "Interval")
 		case kwMoveSpeed:
-			p.next()
 			s.MoveSpeed = p.float("MoveSpeed")
 		case kwNonLooping:
-			p.next()
 			s.NonLooping = true
 		case kwRarity:
-			p.next()
 			s.Rarity = p.float("Rarity")
 		default:
 			return p.extentProp(&s.Extent, k)
@@ -216,16 +181,12 @@ func (p *parser) texture() wc3.Texture {
 	p.body("Bitmap", func(k kw, _ bool) bool {
 		switch k {
 		case kwImage:
-			p.next()
 			t.Path = p.str("Image")
 		case kwReplaceableId:
-			p.next()
 			t.ReplaceableID = p.u32("ReplaceableId")
 		case kwWrapWidth:
-			p.next()
 			t.Flags |= 1
 		case kwWrapHeight:
-			p.next()
 			t.Flags |= 2
 		default:
 			return false
@@ -256,17 +217,14 @@ func (p *parser) material() wc3.Material {
 		case kwFullResolution:
 			mt.Flags |= 0x20
 		case kwPriorityPlane:
-			p.next()
 			mt.PriorityPlane = p.i32("PriorityPlane")
 			return true
 		case kwLayer:
-			p.next()
 			mt.Layers = append(mt.Layers, p.layer())
 			return true
 		default:
 			return false
 		}
-		p.next()
 		return true
 	})
 	return mt
@@ -277,7 +235,6 @@ func (p *parser) layer() wc3.Layer {
 	p.body("Layer", func(k kw, static bool) bool {
 		switch k {
 		case kwFilterMode:
-			p.next()
 			switch p.lx.kind {
 			case tIdent:
 				fm, ok := filterModes[keyword(p.lx.text())]
@@ -304,21 +261,17 @@ func (p *parser) layer() wc3.Layer {
 		case kwNoDepthSet:
 			l.Shading |= wc3.ShadeNoDepthSet
 		case kwTextureID:
-			p.next()
 			if !p.trackOr(static, 1, "TextureID", &l.TextureTrack) {
 				l.TextureID = p.i32("TextureID")
 			}
 			return true
 		case kwTVertexAnimId:
-			p.next()
 			l.TextureAnimID = p.i32("TVertexAnimId")
 			return true
 		case kwCoordId:
-			p.next()
 			l.CoordID = p.u32("CoordId")
 			return true
 		case kwAlpha:
-			p.next()
 			if !p.trackOr(static, 1, "Alpha", &l.AlphaTrack) {
 				l.Alpha = p.float("Alpha")
 			}
@@ -326,7 +279,6 @@ func (p *parser) layer() wc3.Layer {
 		default:
 			return false
 		}
-		p.next()
 		return true
 	})
 	return l
@@ -337,13 +289,10 @@ func (p *parser) textureAnim() wc3.TextureAnim {
 	p.body("TVertexAnim", func(k kw, _ bool) bool {
 		switch k {
 		case kwTranslation:
-			p.next()
 			ta.Translation = p.track(3, "Translation")
 		case kwRotation:
-			p.next()
 			ta.Rotation = p.track(4, "Rotation")
 		case kwScaling:
-			p.next()
 			ta.Scaling = p.track(3, "Scaling")
 		default:
 			return false
@@ -353,49 +302,22 @@ func (p *parser) textureAnim() wc3.TextureAnim {
 	return ta
 }
 
-// vec3List parses `[count] { { x, y, z }, … }`.
-func (p *parser) vec3List(what string) [][3]float32 {
+// vecList parses `[count] { { x, y[, z] }, … }`: a list of 2- or 3-float vectors.
+func vecList[V [2]float32 | [3]float32](p *parser, what string) []V {
 	hint := p.optCount(what)
 	open := p.open(what)
-	var out [][3]float32
-	if c := p.capHint(hint, 7); c > 0 {
-		out = make([][3]float32, 0, c)
+	var out []V
+	var v V
+	if c := p.capHint(hint, 2*len(v)+1); c > 0 {
+		out = make([]V, 0, c)
 	}
 	for p.lx.kind == tLBrace {
 		p.next()
-		var v [3]float32
-		v[0] = p.float(what)
-		v[1] = p.float(what)
-		v[2] = p.float(what)
-		if p.lx.kind != tRBrace {
-			p.failf("%s entry takes 3 values, got %s after them", what, p.desc())
+		for i := range len(v) {
+			v[i] = p.float(what)
 		}
-		p.next()
-		out = append(out, v)
-	}
-	p.close(open, what)
-	p.checkCount(open, hint, len(out), what)
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-// vec2List parses `[count] { { u, v }, … }`.
-func (p *parser) vec2List(what string) [][2]float32 {
-	hint := p.optCount(what)
-	open := p.open(what)
-	var out [][2]float32
-	if c := p.capHint(hint, 5); c > 0 {
-		out = make([][2]float32, 0, c)
-	}
-	for p.lx.kind == tLBrace {
-		p.next()
-		var v [2]float32
-		v[0] = p.float(what)
-		v[1] = p.float(what)
 		if p.lx.kind != tRBrace {
-			p.failf("%s entry takes 2 values, got %s after them", what, p.desc())
+			p.failf("%s entry takes %d values, got %s after them", what, len(v), p.desc())
 		}
 		p.next()
 		out = append(out, v)
@@ -430,16 +352,12 @@ func (p *parser) geoset() wc3.Geoset {
 	p.body("Geoset", func(k kw, _ bool) bool {
 		switch k {
 		case kwVertices:
-			p.next()
-			g.Vertices = p.vec3List("Vertices")
+			g.Vertices = vecList[[3]float32](p, "Vertices")
 		case kwNormals:
-			p.next()
-			g.Normals = p.vec3List("Normals")
+			g.Normals = vecList[[3]float32](p, "Normals")
 		case kwTVertices:
-			p.next()
-			g.UVSets = append(g.UVSets, p.vec2List("TVertices"))
+			g.UVSets = append(g.UVSets, vecList[[2]float32](p, "TVertices"))
 		case kwVertexGroup:
-			p.next()
 			hint := p.optCount("VertexGroup")
 			open := p.open("VertexGroup")
 			if c := p.capHint(hint, 2); c > 0 {
@@ -459,24 +377,18 @@ func (p *parser) geoset() wc3.Geoset {
 				g.VertexGroups = nil
 			}
 		case kwFaces:
-			p.next()
 			p.faces(&g)
 		case kwGroups:
-			p.next()
 			p.groups(&g)
 		case kwAnim:
-			p.next()
 			var e wc3.Extent
 			p.body("Anim", func(k kw, _ bool) bool { return p.extentProp(&e, k) })
 			g.SeqExtents = append(g.SeqExtents, e)
 		case kwMaterialID:
-			p.next()
 			g.MaterialID = p.u32("MaterialID")
 		case kwSelectionGroup:
-			p.next()
 			g.SelectionGroup = p.u32("SelectionGroup")
 		case kwUnselectable:
-			p.next()
 			g.SelectionFlags |= 4
 		default:
 			return p.extentProp(&g.Extent, k)
@@ -500,8 +412,7 @@ func (p *parser) faces(g *wc3.Geoset) {
 		if k != kwTriangles {
 			return false
 		}
-		tline := p.lx.tokLine
-		p.next()
+		tline := p.stmtLine
 		p.optCount("Triangles")
 		open := p.open("Triangles")
 		start := len(g.Faces)
@@ -551,7 +462,6 @@ func (p *parser) groups(g *wc3.Geoset) {
 		if k != kwMatrices {
 			return false
 		}
-		p.next()
 		p.optCount("Matrices")
 		var n int
 		g.Matrices, n = p.intList(g.Matrices, math.MaxUint32, "Matrices")
@@ -575,21 +485,17 @@ func (p *parser) geosetAnim() wc3.GeosetAnim {
 	p.body("GeosetAnim", func(k kw, static bool) bool {
 		switch k {
 		case kwDropShadow:
-			p.next()
 			ga.Flags |= 0x1
 		case kwAlpha:
-			p.next()
 			if !p.trackOr(static, 1, "Alpha", &ga.AlphaTrack) {
 				ga.Alpha = p.float("Alpha")
 			}
 		case kwColor:
-			p.next()
 			ga.Flags |= 0x2
 			if !p.trackOr(static, 3, "Color", &ga.ColorTrack) {
 				ga.Color = p.vec3("Color")
 			}
 		case kwGeosetId:
-			p.next()
 			ga.GeosetID = p.i32("GeosetId")
 		default:
 			return false
@@ -619,13 +525,10 @@ func (p *parser) node(n *wc3.Node, typ uint32, what string, extra func(k kw, sta
 	p.body(what, func(k kw, static bool) bool {
 		switch k {
 		case kwObjectId:
-			p.next()
 			n.ObjectID = p.i32("ObjectId")
 		case kwParent:
-			p.next()
 			n.ParentID = p.i32("Parent")
 		case kwDontInherit:
-			p.next()
 			p.body("DontInherit", func(k kw, _ bool) bool {
 				switch k {
 				case kwTranslation:
@@ -637,21 +540,16 @@ func (p *parser) node(n *wc3.Node, typ uint32, what string, extra func(k kw, sta
 				default:
 					return false
 				}
-				p.next()
 				return true
 			})
 		case kwTranslation:
-			p.next()
 			n.Translation = p.track(3, "Translation")
 		case kwRotation:
-			p.next()
 			n.Rotation = p.track(4, "Rotation")
 		case kwScaling:
-			p.next()
 			n.Scaling = p.track(3, "Scaling")
 		default:
 			if f, ok := nodeFlags[k]; ok {
-				p.next()
 				n.Flags |= f
 				return true
 			}
@@ -666,7 +564,6 @@ func (p *parser) bone() wc3.Bone {
 	p.node(&b.Node, wc3.TypeBone, "Bone", func(k kw, _ bool) bool {
 		switch k {
 		case kwGeosetId:
-			p.next()
 			if p.lx.kind == tIdent && keyword(p.lx.text()) == kwMultiple {
 				p.next()
 				b.GeosetID = -1
@@ -674,7 +571,6 @@ func (p *parser) bone() wc3.Bone {
 				b.GeosetID = p.i32("GeosetId")
 			}
 		case kwGeosetAnimId:
-			p.next()
 			if p.lx.kind == tIdent && keyword(p.lx.text()) == kwNone {
 				p.next()
 				b.GeosetAnimID = -1
@@ -694,46 +590,36 @@ func (p *parser) light() wc3.Light {
 	p.node(&l.Node, wc3.TypeLight, "Light", func(k kw, static bool) bool {
 		switch k {
 		case kwOmnidirectional:
-			p.next()
 			l.Type = 0
 		case kwDirectional:
-			p.next()
 			l.Type = 1
 		case kwAmbient:
-			p.next()
 			l.Type = 2
 		case kwAttenuationStart:
-			p.next()
 			if !p.trackOr(static, 1, "AttenuationStart", &l.AttenuationStartTrack) {
 				l.AttenuationStart = p.float("AttenuationStart")
 			}
 		case kwAttenuationEnd:
-			p.next()
 			if !p.trackOr(static, 1, "AttenuationEnd", &l.AttenuationEndTrack) {
 				l.AttenuationEnd = p.float("AttenuationEnd")
 			}
 		case kwIntensity:
-			p.next()
 			if !p.trackOr(static, 1, "Intensity", &l.IntensityTrack) {
 				l.Intensity = p.float("Intensity")
 			}
 		case kwAmbIntensity:
-			p.next()
 			if !p.trackOr(static, 1, "AmbIntensity", &l.AmbIntensityTrack) {
 				l.AmbIntensity = p.float("AmbIntensity")
 			}
 		case kwColor:
-			p.next()
 			if !p.trackOr(static, 3, "Color", &l.ColorTrack) {
 				l.Color = p.vec3("Color")
 			}
 		case kwAmbColor:
-			p.next()
 			if !p.trackOr(static, 3, "AmbColor", &l.AmbColorTrack) {
 				l.AmbColor = p.vec3("AmbColor")
 			}
 		case kwVisibility:
-			p.next()
 			l.Visibility = p.track(1, "Visibility")
 		default:
 			return false
@@ -748,13 +634,10 @@ func (p *parser) attachment() wc3.Attachment {
 	p.node(&a.Node, wc3.TypeAttachment, "Attachment", func(k kw, _ bool) bool {
 		switch k {
 		case kwPath:
-			p.next()
 			a.Path = p.str("Path")
 		case kwAttachmentID:
-			p.next()
 			a.AttachmentID = p.i32("AttachmentID")
 		case kwVisibility:
-			p.next()
 			a.Visibility = p.track(1, "Visibility")
 		default:
 			return false
@@ -766,7 +649,6 @@ func (p *parser) attachment() wc3.Attachment {
 
 // animFloat handles a float property that may be static or a track.
 func (p *parser) animFloat(static bool, what string, dst *float32, trk **wc3.Track) {
-	p.next()
 	if !p.trackOr(static, 1, what, trk) {
 		*dst = p.float(what)
 	}
@@ -777,10 +659,8 @@ func (p *parser) particleEmitter() wc3.ParticleEmitter {
 	p.node(&e.Node, wc3.TypeParticleEmitter, "ParticleEmitter", func(k kw, static bool) bool {
 		switch k {
 		case kwEmitterUsesMDL:
-			p.next()
 			e.Flags |= 0x8000
 		case kwEmitterUsesTGA:
-			p.next()
 			e.Flags |= 0x10000
 		case kwEmissionRate:
 			p.animFloat(static, "EmissionRate", &e.EmissionRate, &e.EmissionRateTrack)
@@ -791,10 +671,8 @@ func (p *parser) particleEmitter() wc3.ParticleEmitter {
 		case kwLatitude:
 			p.animFloat(static, "Latitude", &e.Latitude, &e.LatitudeTrack)
 		case kwVisibility:
-			p.next()
 			e.Visibility = p.track(1, "Visibility")
 		case kwParticle:
-			p.next()
 			p.body("Particle", func(k kw, static bool) bool {
 				switch k {
 				case kwLifeSpan:
@@ -802,7 +680,6 @@ func (p *parser) particleEmitter() wc3.ParticleEmitter {
 				case kwInitVelocity:
 					p.animFloat(static, "InitVelocity", &e.InitVelocity, &e.InitVelocityTrack)
 				case kwPath:
-					p.next()
 					e.Path = p.str("Path")
 				default:
 					return false
@@ -828,12 +705,10 @@ func (p *parser) particleEmitter2() wc3.ParticleEmitter2 {
 	var e wc3.ParticleEmitter2
 	p.node(&e.Node, wc3.TypeParticleEmitter, "ParticleEmitter2", func(k kw, static bool) bool {
 		if f, ok := pe2Flags[k]; ok {
-			p.next()
 			e.Flags |= f
 			return true
 		}
 		if f, ok := pe2Filters[k]; ok {
-			p.next()
 			e.FilterMode = f
 			return true
 		}
@@ -853,43 +728,31 @@ func (p *parser) particleEmitter2() wc3.ParticleEmitter2 {
 		case kwLength:
 			p.animFloat(static, "Length", &e.Length, &e.LengthTrack)
 		case kwVisibility:
-			p.next()
 			e.Visibility = p.track(1, "Visibility")
 		case kwSquirt:
-			p.next()
 			e.Squirt = 1
 		case kwLifeSpan:
-			p.next()
 			e.LifeSpan = p.float("LifeSpan")
 		case kwTailLength:
-			p.next()
 			e.TailLength = p.float("TailLength")
 		case kwTime:
-			p.next()
 			e.Time = p.float("Time")
 		case kwRows:
-			p.next()
 			e.Rows = p.u32("Rows")
 		case kwColumns:
-			p.next()
 			e.Columns = p.u32("Columns")
 		case kwHead:
-			p.next()
 			e.HeadOrTail = 0
 		case kwTail:
-			p.next()
 			e.HeadOrTail = 1
 		case kwBoth:
-			p.next()
 			e.HeadOrTail = 2
 		case kwSegmentColor:
-			p.next()
 			n := 0
 			p.body("SegmentColor", func(k kw, _ bool) bool {
 				if k != kwColor {
 					return false
 				}
-				p.next()
 				c := p.vec3("SegmentColor Color")
 				if n < 3 {
 					e.SegmentColor[n] = c
@@ -900,33 +763,24 @@ func (p *parser) particleEmitter2() wc3.ParticleEmitter2 {
 				return true
 			})
 		case kwAlpha:
-			p.next()
 			var a [3]uint32
 			p.uints(a[:], 255, "Alpha")
 			e.SegmentAlpha = [3]uint8{uint8(a[0]), uint8(a[1]), uint8(a[2])}
 		case kwParticleScaling:
-			p.next()
 			e.SegmentScaling = p.vec3("ParticleScaling")
 		case kwLifeSpanUVAnim:
-			p.next()
 			p.uints(e.HeadIntervals[0][:], math.MaxUint32, "LifeSpanUVAnim")
 		case kwDecayUVAnim:
-			p.next()
 			p.uints(e.HeadIntervals[1][:], math.MaxUint32, "DecayUVAnim")
 		case kwTailUVAnim:
-			p.next()
 			p.uints(e.TailIntervals[0][:], math.MaxUint32, "TailUVAnim")
 		case kwTailDecayUVAnim:
-			p.next()
 			p.uints(e.TailIntervals[1][:], math.MaxUint32, "TailDecayUVAnim")
 		case kwTextureID:
-			p.next()
 			e.TextureID = p.i32("TextureID")
 		case kwReplaceableId:
-			p.next()
 			e.ReplaceableID = p.u32("ReplaceableId")
 		case kwPriorityPlane:
-			p.next()
 			e.PriorityPlane = p.i32("PriorityPlane")
 		default:
 			return false
@@ -947,35 +801,26 @@ func (p *parser) ribbonEmitter() wc3.RibbonEmitter {
 		case kwAlpha:
 			p.animFloat(static, "Alpha", &r.Alpha, &r.AlphaTrack)
 		case kwColor:
-			p.next()
 			if !p.trackOr(static, 3, "Color", &r.ColorTrack) {
 				r.Color = p.vec3("Color")
 			}
 		case kwTextureSlot:
-			p.next()
 			if !p.trackOr(static, 1, "TextureSlot", &r.TextureSlotTrack) {
 				r.TextureSlot = p.u32("TextureSlot")
 			}
 		case kwVisibility:
-			p.next()
 			r.Visibility = p.track(1, "Visibility")
 		case kwEmissionRate:
-			p.next()
 			r.EmissionRate = p.u32("EmissionRate")
 		case kwLifeSpan:
-			p.next()
 			r.LifeSpan = p.float("LifeSpan")
 		case kwGravity:
-			p.next()
 			r.Gravity = p.float("Gravity")
 		case kwRows:
-			p.next()
 			r.Rows = p.u32("Rows")
 		case kwColumns:
-			p.next()
 			r.Columns = p.u32("Columns")
 		case kwMaterialID:
-			p.next()
 			r.MaterialID = p.i32("MaterialID")
 		default:
 			return false
@@ -991,32 +836,23 @@ func (p *parser) camera() wc3.Camera {
 	p.body("Camera", func(k kw, _ bool) bool {
 		switch k {
 		case kwPosition:
-			p.next()
 			c.Position = p.vec3("Position")
 		case kwFieldOfView:
-			p.next()
 			c.FieldOfView = p.float("FieldOfView")
 		case kwFarClip:
-			p.next()
 			c.FarClip = p.float("FarClip")
 		case kwNearClip:
-			p.next()
 			c.NearClip = p.float("NearClip")
 		case kwTranslation:
-			p.next()
 			c.Translation = p.track(3, "Translation")
 		case kwRotation:
-			p.next()
 			c.Rotation = p.track(1, "Rotation")
 		case kwTarget:
-			p.next()
 			p.body("Target", func(k kw, _ bool) bool {
 				switch k {
 				case kwPosition:
-					p.next()
 					c.TargetPosition = p.vec3("Target Position")
 				case kwTranslation:
-					p.next()
 					c.TargetTranslation = p.track(3, "Target Translation")
 				default:
 					return false
@@ -1036,10 +872,8 @@ func (p *parser) eventObject() wc3.EventObject {
 	p.node(&e.Node, wc3.TypeEvent, "EventObject", func(k kw, _ bool) bool {
 		switch k {
 		case kwGlobalSeqId:
-			p.next()
 			e.GlobalSeq = p.i32("GlobalSeqId")
 		case kwEventTrack:
-			p.next()
 			hint := p.optCount("EventTrack")
 			open := p.open("EventTrack")
 			if c := p.capHint(hint, 2); c > 0 {
@@ -1083,17 +917,14 @@ func (p *parser) collisionShape() wc3.CollisionShape {
 		case kwCylinder:
 			c.Type = wc3.ShapeCylinder
 		case kwVertices:
-			p.next()
-			c.Vertices = p.vec3List("Vertices")
+			c.Vertices = vecList[[3]float32](p, "Vertices")
 			return true
 		case kwBoundsRadius:
-			p.next()
 			c.BoundsRadius = p.float("BoundsRadius")
 			return true
 		default:
 			return false
 		}
-		p.next()
 		return true
 	})
 	return c

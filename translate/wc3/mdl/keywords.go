@@ -1,10 +1,13 @@
 package mdl
 
+import "strings"
+
 // kw identifies a keyword; kwUnknown is any other word.
 type kw uint16
 
 const (
 	kwUnknown kw = iota
+	// The top-level blocks, kwVersion to kwCollisionShape, come first.
 	kwVersion
 	kwModel
 	kwSequences
@@ -165,6 +168,73 @@ const (
 	kwStatic
 )
 
+// keywordNames spells every keyword as the game's files do; keyword matches them ignoring case.
+var keywordNames = [...]string{
+	kwVersion: "Version", kwModel: "Model", kwSequences: "Sequences",
+	kwGlobalSequences: "GlobalSequences", kwTextures: "Textures", kwMaterials: "Materials",
+	kwTextureAnims: "TextureAnims", kwGeoset: "Geoset", kwGeosetAnim: "GeosetAnim", kwBone: "Bone",
+	kwLight: "Light", kwHelper: "Helper", kwAttachment: "Attachment", kwPivotPoints: "PivotPoints",
+	kwParticleEmitter: "ParticleEmitter", kwParticleEmitter2: "ParticleEmitter2",
+	kwRibbonEmitter: "RibbonEmitter", kwCamera: "Camera", kwEventObject: "EventObject",
+	kwCollisionShape: "CollisionShape", kwFormatVersion: "FormatVersion", kwName: "Name",
+	kwAnimationFile: "AnimationFile", kwBlendTime: "BlendTime", kwMinimumExtent: "MinimumExtent",
+	kwMaximumExtent: "MaximumExtent", kwBoundsRadius: "BoundsRadius", kwAnim: "Anim",
+	kwInterval: "Interval", kwMoveSpeed: "MoveSpeed", kwNonLooping: "NonLooping",
+	kwRarity: "Rarity", kwSyncPoint: "SyncPoint", kwDuration: "Duration", kwBitmap: "Bitmap",
+	kwImage: "Image", kwReplaceableId: "ReplaceableId", kwWrapWidth: "WrapWidth",
+	kwWrapHeight: "WrapHeight", kwMaterial: "Material", kwConstantColor: "ConstantColor",
+	kwSortPrimsNearZ: "SortPrimsNearZ", kwSortPrimsFarZ: "SortPrimsFarZ",
+	kwFullResolution: "FullResolution", kwPriorityPlane: "PriorityPlane", kwTwoSided: "TwoSided",
+	kwLayer: "Layer", kwFilterMode: "FilterMode", kwNone: "None", kwTransparent: "Transparent",
+	kwBlend: "Blend", kwAdditive: "Additive", kwAddAlpha: "AddAlpha", kwModulate: "Modulate",
+	kwModulate2x: "Modulate2x", kwAlphaKey: "AlphaKey", kwUnshaded: "Unshaded",
+	kwSphereEnvMap: "SphereEnvMap", kwUnfogged: "Unfogged", kwNoDepthTest: "NoDepthTest",
+	kwNoDepthSet: "NoDepthSet", kwTextureID: "TextureID", kwTVertexAnimId: "TVertexAnimId",
+	kwCoordId: "CoordId", kwAlpha: "Alpha", kwTVertexAnim: "TVertexAnim",
+	kwTranslation: "Translation", kwRotation: "Rotation", kwScaling: "Scaling",
+	kwVertices: "Vertices", kwNormals: "Normals", kwTVertices: "TVertices",
+	kwVertexGroup: "VertexGroup", kwFaces: "Faces", kwTriangles: "Triangles", kwGroups: "Groups",
+	kwMatrices: "Matrices", kwMaterialID: "MaterialID", kwSelectionGroup: "SelectionGroup",
+	kwUnselectable: "Unselectable", kwColor: "Color", kwDropShadow: "DropShadow",
+	kwGeosetId: "GeosetId", kwObjectId: "ObjectId", kwParent: "Parent",
+	kwDontInherit: "DontInherit", kwBillboarded: "Billboarded",
+	kwBillboardedLockX: "BillboardedLockX", kwBillboardedLockY: "BillboardedLockY",
+	kwBillboardedLockZ: "BillboardedLockZ", kwBillboardLockX: "BillboardLockX",
+	kwBillboardLockY: "BillboardLockY", kwBillboardLockZ: "BillboardLockZ",
+	kwCameraAnchored: "CameraAnchored", kwMultiple: "Multiple", kwGeosetAnimId: "GeosetAnimId",
+	kwOmnidirectional: "Omnidirectional", kwDirectional: "Directional", kwAmbient: "Ambient",
+	kwAttenuationStart: "AttenuationStart", kwAttenuationEnd: "AttenuationEnd",
+	kwIntensity: "Intensity", kwAmbColor: "AmbColor", kwAmbIntensity: "AmbIntensity",
+	kwVisibility: "Visibility", kwPath: "Path", kwAttachmentID: "AttachmentID",
+	kwEmitterUsesMDL: "EmitterUsesMDL", kwEmitterUsesTGA: "EmitterUsesTGA",
+	kwEmissionRate: "EmissionRate", kwGravity: "Gravity", kwLongitude: "Longitude",
+	kwLatitude: "Latitude", kwParticle: "Particle", kwLifeSpan: "LifeSpan",
+	kwInitVelocity: "InitVelocity", kwLineEmitter: "LineEmitter", kwModelSpace: "ModelSpace",
+	kwXYQuad: "XYQuad", kwSpeed: "Speed", kwVariation: "Variation", kwSquirt: "Squirt",
+	kwWidth: "Width", kwLength: "Length", kwRows: "Rows", kwColumns: "Columns", kwHead: "Head",
+	kwTail: "Tail", kwBoth: "Both", kwTailLength: "TailLength", kwTime: "Time",
+	kwSegmentColor: "SegmentColor", kwParticleScaling: "ParticleScaling",
+	kwLifeSpanUVAnim: "LifeSpanUVAnim", kwDecayUVAnim: "DecayUVAnim", kwTailUVAnim: "TailUVAnim",
+	kwTailDecayUVAnim: "TailDecayUVAnim", kwHeightAbove: "HeightAbove",
+	kwHeightBelow: "HeightBelow", kwTextureSlot: "TextureSlot", kwPosition: "Position",
+	kwFieldOfView: "FieldOfView", kwFarClip: "FarClip", kwNearClip: "NearClip", kwTarget: "Target",
+	kwEventTrack: "EventTrack", kwGlobalSeqId: "GlobalSeqId", kwBox: "Box", kwPlane: "Plane",
+	kwSphere: "Sphere", kwCylinder: "Cylinder", kwLinear: "Linear", kwDontInterp: "DontInterp",
+	kwHermite: "Hermite", kwBezier: "Bezier", kwInTan: "InTan", kwOutTan: "OutTan",
+	kwStatic: "Static",
+}
+
+// keywords maps each keyword's lower-case spelling to it.
+var keywords = func() map[string]kw {
+	m := make(map[string]kw, len(keywordNames))
+	for k, name := range keywordNames {
+		if name != "" {
+			m[strings.ToLower(name)] = kw(k)
+		}
+	}
+	return m
+}()
+
 // keyword looks up an identifier, ignoring ASCII case, without allocating.
 func keyword(b []byte) kw {
 	var buf [24]byte
@@ -177,323 +247,5 @@ func keyword(b []byte) kw {
 		}
 		buf[i] = c
 	}
-	switch string(buf[:len(b)]) {
-	case "version":
-		return kwVersion
-	case "model":
-		return kwModel
-	case "sequences":
-		return kwSequences
-	case "globalsequences":
-		return kwGlobalSequences
-	case "textures":
-		return kwTextures
-	case "materials":
-		return kwMaterials
-	case "textureanims":
-		return kwTextureAnims
-	case "geoset":
-		return kwGeoset
-	case "geosetanim":
-		return kwGeosetAnim
-	case "bone":
-		return kwBone
-	case "light":
-		return kwLight
-	case "helper":
-		return kwHelper
-	case "attachment":
-		return kwAttachment
-	case "pivotpoints":
-		return kwPivotPoints
-	case "particleemitter":
-		return kwParticleEmitter
-	case "particleemitter2":
-		return kwParticleEmitter2
-	case "ribbonemitter":
-		return kwRibbonEmitter
-	case "camera":
-		return kwCamera
-	case "eventobject":
-		return kwEventObject
-	case "collisionshape":
-		return kwCollisionShape
-	case "formatversion":
-		return kwFormatVersion
-	case "name":
-		return kwName
-	case "animationfile":
-		return kwAnimationFile
-	case "blendtime":
-		return kwBlendTime
-	case "minimumextent":
-		return kwMinimumExtent
-	case "maximumextent":
-		return kwMaximumExtent
-	case "boundsradius":
-		return kwBoundsRadius
-	case "anim":
-		return kwAnim
-	case "interval":
-		return kwInterval
-	case "movespeed":
-		return kwMoveSpeed
-	case "nonlooping":
-		return kwNonLooping
-	case "rarity":
-		return kwRarity
-	case "syncpoint":
-		return kwSyncPoint
-	case "duration":
-		return kwDuration
-	case "bitmap":
-		return kwBitmap
-	case "image":
-		return kwImage
-	case "replaceableid":
-		return kwReplaceableId
-	case "wrapwidth":
-		return kwWrapWidth
-	case "wrapheight":
-		return kwWrapHeight
-	case "material":
-		return kwMaterial
-	case "constantcolor":
-		return kwConstantColor
-	case "sortprimsnearz":
-		return kwSortPrimsNearZ
-	case "sortprimsfarz":
-		return kwSortPrimsFarZ
-	case "fullresolution":
-		return kwFullResolution
-	case "priorityplane":
-		return kwPriorityPlane
-	case "twosided":
-		return kwTwoSided
-	case "layer":
-		return kwLayer
-	case "filtermode":
-		return kwFilterMode
-	case "none":
-		return kwNone
-	case "transparent":
-		return kwTransparent
-	case "blend":
-		return kwBlend
-	case "additive":
-		return kwAdditive
-	case "addalpha":
-		return kwAddAlpha
-	case "modulate":
-		return kwModulate
-	case "modulate2x":
-		return kwModulate2x
-	case "alphakey":
-		return kwAlphaKey
-	case "unshaded":
-		return kwUnshaded
-	case "sphereenvmap":
-		return kwSphereEnvMap
-	case "unfogged":
-		return kwUnfogged
-	case "nodepthtest":
-		return kwNoDepthTest
-	case "nodepthset":
-		return kwNoDepthSet
-	case "textureid":
-		return kwTextureID
-	case "tvertexanimid":
-		return kwTVertexAnimId
-	case "coordid":
-		return kwCoordId
-	case "alpha":
-		return kwAlpha
-	case "tvertexanim":
-		return kwTVertexAnim
-	case "translation":
-		return kwTranslation
-	case "rotation":
-		return kwRotation
-	case "scaling":
-		return kwScaling
-	case "vertices":
-		return kwVertices
-	case "normals":
-		return kwNormals
-	case "tvertices":
-		return kwTVertices
-	case "vertexgroup":
-		return kwVertexGroup
-	case "faces":
-		return kwFaces
-	case "triangles":
-		return kwTriangles
-	case "groups":
-		return kwGroups
-	case "matrices":
-		return kwMatrices
-	case "materialid":
-		return kwMaterialID
-	case "selectiongroup":
-		return kwSelectionGroup
-	case "unselectable":
-		return kwUnselectable
-	case "color":
-		return kwColor
-	case "dropshadow":
-		return kwDropShadow
-	case "geosetid":
-		return kwGeosetId
-	case "objectid":
-		return kwObjectId
-	case "parent":
-		return kwParent
-	case "dontinherit":
-		return kwDontInherit
-	case "billboarded":
-		return kwBillboarded
-	case "billboardedlockx":
-		return kwBillboardedLockX
-	case "billboardedlocky":
-		return kwBillboardedLockY
-	case "billboardedlockz":
-		return kwBillboardedLockZ
-	case "billboardlockx":
-		return kwBillboardLockX
-	case "billboardlocky":
-		return kwBillboardLockY
-	case "billboardlockz":
-		return kwBillboardLockZ
-	case "cameraanchored":
-		return kwCameraAnchored
-	case "multiple":
-		return kwMultiple
-	case "geosetanimid":
-		return kwGeosetAnimId
-	case "omnidirectional":
-		return kwOmnidirectional
-	case "directional":
-		return kwDirectional
-	case "ambient":
-		return kwAmbient
-	case "attenuationstart":
-		return kwAttenuationStart
-	case "attenuationend":
-		return kwAttenuationEnd
-	case "intensity":
-		return kwIntensity
-	case "ambcolor":
-		return kwAmbColor
-	case "ambintensity":
-		return kwAmbIntensity
-	case "visibility":
-		return kwVisibility
-	case "path":
-		return kwPath
-	case "attachmentid":
-		return kwAttachmentID
-	case "emitterusesmdl":
-		return kwEmitterUsesMDL
-	case "emitterusestga":
-		return kwEmitterUsesTGA
-	case "emissionrate":
-		return kwEmissionRate
-	case "gravity":
-		return kwGravity
-	case "longitude":
-		return kwLongitude
-	case "latitude":
-		return kwLatitude
-	case "particle":
-		return kwParticle
-	case "lifespan":
-		return kwLifeSpan
-	case "initvelocity":
-		return kwInitVelocity
-	case "lineemitter":
-		return kwLineEmitter
-	case "modelspace":
-		return kwModelSpace
-	case "xyquad":
-		return kwXYQuad
-	case "speed":
-		return kwSpeed
-	case "variation":
-		return kwVariation
-	case "squirt":
-		return kwSquirt
-	case "width":
-		return kwWidth
-	case "length":
-		return kwLength
-	case "rows":
-		return kwRows
-	case "columns":
-		return kwColumns
-	case "head":
-		return kwHead
-	case "tail":
-		return kwTail
-	case "both":
-		return kwBoth
-	case "taillength":
-		return kwTailLength
-	case "time":
-		return kwTime
-	case "segmentcolor":
-		return kwSegmentColor
-	case "particlescaling":
-		return kwParticleScaling
-	case "lifespanuvanim":
-		return kwLifeSpanUVAnim
-	case "decayuvanim":
-		return kwDecayUVAnim
-	case "tailuvanim":
-		return kwTailUVAnim
-	case "taildecayuvanim":
-		return kwTailDecayUVAnim
-	case "heightabove":
-		return kwHeightAbove
-	case "heightbelow":
-		return kwHeightBelow
-	case "textureslot":
-		return kwTextureSlot
-	case "position":
-		return kwPosition
-	case "fieldofview":
-		return kwFieldOfView
-	case "farclip":
-		return kwFarClip
-	case "nearclip":
-		return kwNearClip
-	case "target":
-		return kwTarget
-	case "eventtrack":
-		return kwEventTrack
-	case "globalseqid":
-		return kwGlobalSeqId
-	case "box":
-		return kwBox
-	case "plane":
-		return kwPlane
-	case "sphere":
-		return kwSphere
-	case "cylinder":
-		return kwCylinder
-	case "linear":
-		return kwLinear
-	case "dontinterp":
-		return kwDontInterp
-	case "hermite":
-		return kwHermite
-	case "bezier":
-		return kwBezier
-	case "intan":
-		return kwInTan
-	case "outtan":
-		return kwOutTan
-	case "static":
-		return kwStatic
-	}
-	return kwUnknown
+	return keywords[string(buf[:len(b)])] // kwUnknown when absent
 }

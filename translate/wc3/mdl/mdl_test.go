@@ -648,3 +648,26 @@ func TestReadRegistered(t *testing.T) {
 		t.Error("mdl format not registered or not matching")
 	}
 }
+
+// Every keyword has a spelling no other keyword shares, and keyword finds it in any case.
+func TestKeywordTable(t *testing.T) {
+	for k := kwUnknown + 1; k <= kwStatic; k++ {
+		name := keywordNames[k]
+		if name == "" {
+			t.Fatalf("keyword %d has no spelling", k)
+		}
+		for _, s := range []string{name, strings.ToUpper(name), strings.ToLower(name)} {
+			if got := keyword([]byte(s)); got != k {
+				t.Errorf("keyword(%q) = %d, want %d", s, got, k)
+			}
+		}
+	}
+	if len(keywordNames) != int(kwStatic)+1 {
+		t.Errorf("%d spellings for %d keywords", len(keywordNames), kwStatic)
+	}
+	for _, s := range []string{"", "Bones", "Versions", strings.Repeat("a", 30)} {
+		if k := keyword([]byte(s)); k != kwUnknown {
+			t.Errorf("keyword(%q) = %d, want unknown", s, k)
+		}
+	}
+}

@@ -21,7 +21,9 @@ type parser struct {
 	m        *wc3.Model
 	warnings []string
 	dropped  int
-	known    bool // a known top-level block was seen
+	known    bool   // a known top-level block was seen
+	stmtWord []byte // the keyword of the statement body is parsing, as written
+	stmtLine int    // and its line
 }
 
 type parseError struct{ err *codec.FormatError }
@@ -100,7 +102,7 @@ func (p *parser) desc() string {
 	case tNumber:
 		return "number " + string(t)
 	case tIdent:
-		return strconv.Quote(string(t))
+		return quoteWord(t)
 	case tString:
 		return "string " + strconv.Quote(string(t))
 	case tLBrace:
@@ -111,6 +113,11 @@ func (p *parser) desc() string {
 		return "':'"
 	}
 	return strconv.Quote(string(t))
+}
+
+// quoteWord describes a word (cut to 32 bytes) for messages.
+func quoteWord(w []byte) string {
+	return strconv.Quote(string(w[:min(len(w), 32)]))
 }
 
 // open consumes '{' and returns its line.
@@ -274,6 +281,11 @@ func (p *parser) uints(dst []uint32, hi int64, what string) {
 // next word or closing brace, including balanced blocks.
 func (p *parser) skipUnknown() {
 	p.next()
+	p.skipRest()
+}
+
+// skipRest skips what is left of a statement: up to the next word, '}' or end of file.
+func (p *parser) skipRest() {
 	for {
 		switch p.lx.kind {
 		case tIdent, tRBrace, tEOF:
@@ -307,10 +319,11 @@ func (p *parser) skipBlock() {
 	}
 }
 
-// body parses `{ … }` made of keyword statements. fn is called with the current token on the
-// keyword (static says a `static` prefix was consumed; k is kwUnknown for a word that is no
-// keyword); it consumes the statement and returns true, or returns false without consuming
-// anything for a keyword it does not know.
+// body parses `{ … }` made of keyword statements. For each, body consumes the keyword (and a
+// `static` before it, which static reports) and calls fn with it; fn consumes the rest of the
+// statement and returns true, or returns false without consuming anything for a keyword it
+// does not know (k is kwUnknown for a word that is no keyword), which body then skips with a
+// warning. p.stmtWord and p.stmtLine hold the keyword as written and its line.
 func (p *parser) body(what string, fn func(k kw, static bool) bool) {
 	open := p.open(what)
 	for {
@@ -332,11 +345,18 @@ func (p *parser) body(what string, fn func(k kw, static bool) bool) {
 				k = keyword(p.lx.text())
 				static = true
 			}
+			p.stmtLine, p.stmtWord = p.lx.tokLine, p.lx.text()
+			word := p.stmtWord
+			p.next()
 			if fn(k, static) {
 				continue
 			}
-			p.warnTok(line, "unknown %s in %s skipped", what)
-			p.skipUnknown()
+			if len(p.warnings) < maxWarnings {
+				p.warnf(line, "unknown %s in %s skipped", quoteWord(word), what)
+			} else {
+				p.dropped++
+			}
+			p.skipRest()
 		case tLBrace:
 			p.warnf(p.lx.tokLine, "unexpected block in %s skipped", what)
 			p.skipBlock()
