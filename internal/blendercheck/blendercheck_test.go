@@ -17,8 +17,7 @@ import (
 	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	_ "github.com/modelfs/modelfs/translate/all"
-	"github.com/modelfs/modelfs/translate/wc3/mdl"
-	"github.com/modelfs/modelfs/translate/wc3/mdx"
+	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 	"github.com/modelfs/modelfs/vfs"
 	"github.com/modelfs/modelfs/vfs/fusefs"
 )
@@ -158,9 +157,9 @@ func TestBlenderHeavy(t *testing.T) {
 	}
 	files := map[string]func() ([]byte, error){
 		"Textures/Crate.blp": func() ([]byte, error) { return crate, nil },
-		"HeavyMenu.mdx":      func() ([]byte, error) { return mdx.Encode(fixtures.HeavyMenu()) },
-		"HeavyUnit.mdx":      func() ([]byte, error) { return mdx.Encode(fixtures.HeavyUnit()) },
-		"HeavyMesh.mdl":      func() ([]byte, error) { return mdl.Encode(fixtures.HeavyMesh()) },
+		"HeavyMenu.mdx":      func() ([]byte, error) { return wc3test.MDX(fixtures.HeavyMenu()) },
+		"HeavyUnit.mdx":      func() ([]byte, error) { return wc3test.MDX(fixtures.HeavyUnit()) },
+		"HeavyMesh.mdl":      func() ([]byte, error) { return wc3test.MDL(fixtures.HeavyMesh()) },
 	}
 	for name, make := range files {
 		data, err := make()

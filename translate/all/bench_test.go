@@ -11,7 +11,6 @@ import (
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/gltfenc"
 	"github.com/modelfs/modelfs/translate/wc3"
-	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
@@ -36,11 +35,11 @@ func benchTranslate(b *testing.B, name string, data []byte, kind translate.Kind)
 // BenchmarkGrid translates a generated 250,000-vertex grid (about 11 MB as MDX, 30+ MB as MDL).
 func BenchmarkGrid(b *testing.B) {
 	m := wc3test.GridModel(250000)
-	bin, err := mdx.Encode(m)
+	bin, err := wc3test.MDX(m)
 	if err != nil {
 		b.Fatal(err)
 	}
-	text, err := mdl.Encode(m)
+	text, err := wc3test.MDL(m)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func BenchmarkCorpus(b *testing.B) {
 
 // BenchmarkStages splits the MDX grid translation into its stages, to show where time goes.
 func BenchmarkStages(b *testing.B) {
-	bin, err := mdx.Encode(wc3test.GridModel(250000))
+	bin, err := wc3test.MDX(wc3test.GridModel(250000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,9 +105,9 @@ func BenchmarkHeavy(b *testing.B) {
 		m    *wc3.Model
 		enc  func(*wc3.Model) ([]byte, error)
 	}{
-		{"HeavyMenu.mdx", fixtures.HeavyMenu(), mdx.Encode},
-		{"HeavyUnit.mdx", fixtures.HeavyUnit(), mdx.Encode},
-		{"HeavyMesh.mdl", fixtures.HeavyMesh(), mdl.Encode},
+		{"HeavyMenu.mdx", fixtures.HeavyMenu(), wc3test.MDX},
+		{"HeavyUnit.mdx", fixtures.HeavyUnit(), wc3test.MDX},
+		{"HeavyMesh.mdl", fixtures.HeavyMesh(), wc3test.MDL},
 	} {
 		data, err := h.enc(h.m)
 		if err != nil {

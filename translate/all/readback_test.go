@@ -18,6 +18,7 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
 	"github.com/modelfs/modelfs/translate/wc3/mdx"
+	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
 
 // TestWrittenAnimationsFollowTheSource closes the fidelity loop through the written file: every
@@ -52,7 +53,7 @@ func TestWrittenAnimationsFollowTheSource(t *testing.T) {
 			name string
 			m    *wc3.Model
 		}{{"HeavyMenu.mdx", fixtures.HeavyMenu()}, {"HeavyUnit.mdx", fixtures.HeavyUnit()}, {"HeavyMesh.mdx", fixtures.HeavyMesh()}} {
-			data, err := mdx.Encode(h.m)
+			data, err := wc3test.MDX(h.m)
 			if err != nil {
 				t.Fatal(err)
 			}

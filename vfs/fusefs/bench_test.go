@@ -31,8 +31,6 @@ import (
 	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/wc3/mdl"
-	"github.com/modelfs/modelfs/translate/wc3/mdx"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 	"github.com/modelfs/modelfs/vfs"
 )
@@ -117,7 +115,7 @@ func mountMemFile(b testing.TB, name string, data []byte) string {
 // gridTree writes a GridModel of n vertices as grid.mdx into a fresh directory.
 func gridTree(b testing.TB, n int) string {
 	b.Helper()
-	data, err := mdx.Encode(wc3test.GridModel(n))
+	data, err := wc3test.MDX(wc3test.GridModel(n))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -567,7 +565,7 @@ func TestWriteBenchGrid(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	data, err := mdx.Encode(wc3test.GridModel(n))
+	data, err := wc3test.MDX(wc3test.GridModel(n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +581,7 @@ func TestWriteBenchUnit(t *testing.T) {
 	if out == "" {
 		t.Skip("MODELFS_BENCH_UNIT not set (used by scripts/bench-scale)")
 	}
-	data, err := mdl.Encode(fixtures.Unit(fixtures.UnitSide))
+	data, err := wc3test.MDL(fixtures.Unit(fixtures.UnitSide))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -272,9 +272,7 @@ func (p *parser) layer() wc3.Layer {
 			l.CoordID = p.u32("CoordId")
 			return true
 		case kwAlpha:
-			if !p.trackOr(static, 1, "Alpha", &l.AlphaTrack) {
-				l.Alpha = p.float("Alpha")
-			}
+			p.animFloat(static, "Alpha", &l.Alpha, &l.AlphaTrack)
 			return true
 		default:
 			return false
@@ -487,14 +485,10 @@ func (p *parser) geosetAnim() wc3.GeosetAnim {
 		case kwDropShadow:
 			ga.Flags |= 0x1
 		case kwAlpha:
-			if !p.trackOr(static, 1, "Alpha", &ga.AlphaTrack) {
-				ga.Alpha = p.float("Alpha")
-			}
+			p.animFloat(static, "Alpha", &ga.Alpha, &ga.AlphaTrack)
 		case kwColor:
 			ga.Flags |= 0x2
-			if !p.trackOr(static, 3, "Color", &ga.ColorTrack) {
-				ga.Color = p.vec3("Color")
-			}
+			p.animVec3(static, "Color", &ga.Color, &ga.ColorTrack)
 		case kwGeosetId:
 			ga.GeosetID = p.i32("GeosetId")
 		default:
@@ -596,29 +590,17 @@ func (p *parser) light() wc3.Light {
 		case kwAmbient:
 			l.Type = 2
 		case kwAttenuationStart:
-			if !p.trackOr(static, 1, "AttenuationStart", &l.AttenuationStartTrack) {
-				l.AttenuationStart = p.float("AttenuationStart")
-			}
+			p.animFloat(static, "AttenuationStart", &l.AttenuationStart, &l.AttenuationStartTrack)
 		case kwAttenuationEnd:
-			if !p.trackOr(static, 1, "AttenuationEnd", &l.AttenuationEndTrack) {
-				l.AttenuationEnd = p.float("AttenuationEnd")
-			}
+			p.animFloat(static, "AttenuationEnd", &l.AttenuationEnd, &l.AttenuationEndTrack)
 		case kwIntensity:
-			if !p.trackOr(static, 1, "Intensity", &l.IntensityTrack) {
-				l.Intensity = p.float("Intensity")
-			}
+			p.animFloat(static, "Intensity", &l.Intensity, &l.IntensityTrack)
 		case kwAmbIntensity:
-			if !p.trackOr(static, 1, "AmbIntensity", &l.AmbIntensityTrack) {
-				l.AmbIntensity = p.float("AmbIntensity")
-			}
+			p.animFloat(static, "AmbIntensity", &l.AmbIntensity, &l.AmbIntensityTrack)
 		case kwColor:
-			if !p.trackOr(static, 3, "Color", &l.ColorTrack) {
-				l.Color = p.vec3("Color")
-			}
+			p.animVec3(static, "Color", &l.Color, &l.ColorTrack)
 		case kwAmbColor:
-			if !p.trackOr(static, 3, "AmbColor", &l.AmbColorTrack) {
-				l.AmbColor = p.vec3("AmbColor")
-			}
+			p.animVec3(static, "AmbColor", &l.AmbColor, &l.AmbColorTrack)
 		case kwVisibility:
 			l.Visibility = p.track(1, "Visibility")
 		default:
@@ -647,10 +629,17 @@ func (p *parser) attachment() wc3.Attachment {
 	return a
 }
 
-// animFloat handles a float property that may be static or a track.
+// animFloat parses a float property that may be static or a track.
 func (p *parser) animFloat(static bool, what string, dst *float32, trk **wc3.Track) {
 	if !p.trackOr(static, 1, what, trk) {
 		*dst = p.float(what)
+	}
+}
+
+// animVec3 parses a vector property that may be static or a track.
+func (p *parser) animVec3(static bool, what string, dst *[3]float32, trk **wc3.Track) {
+	if !p.trackOr(static, 3, what, trk) {
+		*dst = p.vec3(what)
 	}
 }
 
@@ -801,9 +790,7 @@ func (p *parser) ribbonEmitter() wc3.RibbonEmitter {
 		case kwAlpha:
 			p.animFloat(static, "Alpha", &r.Alpha, &r.AlphaTrack)
 		case kwColor:
-			if !p.trackOr(static, 3, "Color", &r.ColorTrack) {
-				r.Color = p.vec3("Color")
-			}
+			p.animVec3(static, "Color", &r.Color, &r.ColorTrack)
 		case kwTextureSlot:
 			if !p.trackOr(static, 1, "TextureSlot", &r.TextureSlotTrack) {
 				r.TextureSlot = p.u32("TextureSlot")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
+	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
 
 func parseFloatRef(s string) (float32, error) {
@@ -20,7 +21,7 @@ func parseFloatRef(s string) (float32, error) {
 func FuzzRead(f *testing.F) {
 	seeds := []*wc3.Model{fullModel(), {Version: 800}}
 	for _, m := range seeds {
-		enc, err := Encode(m)
+		enc, err := wc3test.MDL(m)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -42,24 +43,24 @@ func FuzzRead(f *testing.F) {
 			checkFormatErrorNamed(t, err, "fuzz.mdl")
 			return
 		}
-		enc, err := Encode(m)
+		enc, err := wc3test.MDL(m)
 		if err != nil {
 			t.Fatalf("Read accepted a model Encode refuses: %v", err)
 		}
 		m2, err := Read("fuzz.mdl", enc)
 		if err != nil {
-			t.Fatalf("Read(Encode(m)) failed: %v\n%s", err, enc)
+			t.Fatalf("Read(wc3test.MDL(m)) failed: %v\n%s", err, enc)
 		}
 		if bytes.Contains(enc, []byte("NaN")) {
 			// NaN != NaN defeats DeepEqual; compare the canonical text instead.
-			enc2, err := Encode(m2)
+			enc2, err := wc3test.MDL(m2)
 			if err != nil || !bytes.Equal(enc, enc2) {
 				t.Fatalf("NaN model does not round-trip: %v", err)
 			}
 			return
 		}
 		if !equalModels(m, m2) {
-			t.Fatalf("Read(Encode(m)) != m\n%s", enc)
+			t.Fatalf("Read(wc3test.MDL(m)) != m\n%s", enc)
 		}
 	})
 }
@@ -76,7 +77,7 @@ func checkFormatErrorNamed(t *testing.T, err error, name string) {
 }
 
 func BenchmarkRead(b *testing.B) {
-	data, err := Encode(gridModel(250000))
+	data, err := wc3test.MDL(gridModel(250000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,12 +93,12 @@ func BenchmarkRead(b *testing.B) {
 
 func BenchmarkEncode(b *testing.B) {
 	m := gridModel(250000)
-	data, _ := Encode(m)
+	data, _ := wc3test.MDL(m)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Encode(m); err != nil {
+		if _, err := wc3test.MDL(m); err != nil {
 			b.Fatal(err)
 		}
 	}

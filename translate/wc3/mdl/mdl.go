@@ -1,9 +1,9 @@
-// Package mdl reads and writes the text Warcraft III model format MDL (FormatVersion 800) and
-// registers it with the translate package.
+// Package mdl reads the text Warcraft III model format MDL (FormatVersion 800) into the raw
+// wc3.Model and registers it as a model format.
 //
-// Read is a tolerant, allocation-lean tokenizer and recursive-descent parser that fills the
-// format-neutral wc3.Model exactly as the MDX reader fills it for the same model; Encode writes
-// a wc3.Model back as conventional MDL text. Looks sniffs MDL content.
+// Read is a tolerant, allocation-lean tokenizer and recursive-descent parser that fills
+// wc3.Model exactly as the MDX reader fills it for the same model. Looks sniffs MDL content.
+// The writer tests use is wc3test.MDL.
 package mdl
 
 import (

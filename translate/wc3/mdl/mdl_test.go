@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
+	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
 
 // corpusDir returns <repo>/../shared/corpus/wc3, skipping (or failing when CI=true) when absent.
@@ -99,7 +100,7 @@ func TestCorpus(t *testing.T) {
 			if m.Version != 800 {
 				t.Errorf("version = %d", m.Version)
 			}
-			enc, err := Encode(m)
+			enc, err := wc3test.MDL(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +109,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !equalModels(m, m2) {
-				t.Error("Read(Encode(m)) != m")
+				t.Error("Read(wc3test.MDL(m)) != m")
 			}
 		})
 	}
@@ -185,11 +186,11 @@ func TestCorpusDetails(t *testing.T) {
 
 func TestRoundTripFull(t *testing.T) {
 	m := fullModel()
-	enc, err := Encode(m)
+	enc, err := wc3test.MDL(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc2, _ := Encode(m)
+	enc2, _ := wc3test.MDL(m)
 	if !bytes.Equal(enc, enc2) {
 		t.Fatal("Encode is not deterministic")
 	}
@@ -230,7 +231,7 @@ func TestRoundTripEachInterp(t *testing.T) {
 				Scaling:     trk(ip, gs, 3, nil)}},
 				GlobalSequences: []uint32{10}}
 			m.Helpers[0].Scaling.Values = nil
-			enc, err := Encode(m)
+			enc, err := wc3test.MDL(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -484,7 +485,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestTruncated(t *testing.T) {
-	full, err := Encode(fullModel())
+	full, err := wc3test.MDL(fullModel())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +497,7 @@ func TestTruncated(t *testing.T) {
 			fails++
 			continue
 		}
-		if _, err := Encode(m); err != nil {
+		if _, err := wc3test.MDL(m); err != nil {
 			t.Fatalf("truncated at %d: read ok but Encode failed: %v", n, err)
 		}
 	}
@@ -504,7 +505,7 @@ func TestTruncated(t *testing.T) {
 		t.Error("no truncation failed")
 	}
 	// Truncations inside the big geometry lists must fail, with bounded allocation.
-	grid, _ := Encode(gridModel(1))
+	grid, _ := wc3test.MDL(gridModel(1))
 	for _, frac := range []int{3, 5, 7} {
 		cut := grid[:len(grid)*frac/10]
 		alloc, _, err := readMeasured(cut)
@@ -565,12 +566,12 @@ func TestEncodeErrors(t *testing.T) {
 	for i, f := range bad {
 		m := fullModel()
 		f(m)
-		if _, err := Encode(m); err == nil {
+		if _, err := wc3test.MDL(m); err == nil {
 			t.Errorf("case %d: Encode accepted an inexpressible model", i)
 		}
 	}
-	if _, err := Encode(nil); err == nil {
-		t.Error("Encode(nil) succeeded")
+	if _, err := wc3test.MDL(nil); err == nil {
+		t.Error("wc3test.MDL(nil) succeeded")
 	}
 }
 

@@ -86,16 +86,16 @@ func checkStable(t testing.TB, what string, data []byte) {
 	if err != nil {
 		return
 	}
-	b, err := Encode(m)
+	b, err := wc3test.MDX(m)
 	if err != nil {
 		t.Fatalf("%s: Encode of an accepted model: %v", what, err)
 	}
 	m2, err := Read("x.mdx", b)
 	if err != nil {
-		t.Fatalf("%s: Read(Encode(Read(x))): %v", what, err)
+		t.Fatalf("%s: Read(wc3test.MDX(Read(x))): %v", what, err)
 	}
 	if !equalModels(m, m2) {
-		t.Fatalf("%s: Read(Encode(Read(x))) != Read(x)", what)
+		t.Fatalf("%s: Read(wc3test.MDX(Read(x))) != Read(x)", what)
 	}
 }
 
@@ -115,7 +115,7 @@ func chunks(b []byte) []chunkPos {
 }
 
 func sample(t testing.TB) []byte {
-	b, err := Encode(wc3test.Sample())
+	b, err := wc3test.MDX(wc3test.Sample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestTruncation(t *testing.T) {
 		if err != nil {
 			t.Fatalf("cut at chunk boundary %d: %v", n, err)
 		}
-		b, err := Encode(m)
+		b, err := wc3test.MDX(m)
 		if err != nil || !bytes.Equal(b, prefix) {
 			t.Fatalf("cut at chunk boundary %d: re-encoding differs (%v)", n, err)
 		}
@@ -333,7 +333,7 @@ func TestRandomInput(t *testing.T) {
 // (empty tracks that replace each other, empty UV sets, empty geosets) and checks the
 // allocation bound on them too.
 func TestAllocWorstCase(t *testing.T) {
-	base, err := Encode(&wc3.Model{Version: 800, Helpers: []wc3.Node{{ParentID: -1}},
+	base, err := wc3test.MDX(&wc3.Model{Version: 800, Helpers: []wc3.Node{{ParentID: -1}},
 		Geosets: []wc3.Geoset{{}}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkRead decodes a 250,000-vertex grid model (about 8.5 MB).
 func BenchmarkRead(b *testing.B) {
-	data, err := Encode(wc3test.GridModel(250000))
+	data, err := wc3test.MDX(wc3test.GridModel(250000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -24,14 +24,14 @@ func BenchmarkRead(b *testing.B) {
 // BenchmarkEncode encodes the same 250,000-vertex grid model.
 func BenchmarkEncode(b *testing.B) {
 	m := wc3test.GridModel(250000)
-	data, err := Encode(m)
+	data, err := wc3test.MDX(m)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Encode(m); err != nil {
+		if _, err := wc3test.MDX(m); err != nil {
 			b.Fatal(err)
 		}
 	}

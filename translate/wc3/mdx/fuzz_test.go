@@ -13,7 +13,7 @@ import (
 // unchanged. Seeds: the hand-built models and, when present, the corpus files.
 func FuzzRead(f *testing.F) {
 	for _, m := range []*wc3.Model{wc3test.Sample(), wc3test.GridModel(16), {Version: 800}} {
-		b, err := Encode(m)
+		b, err := wc3test.MDX(m)
 		if err != nil {
 			f.Fatal(err)
 		}

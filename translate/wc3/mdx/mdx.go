@@ -1,9 +1,9 @@
-// Package mdx reads and writes the binary Warcraft III model format MDX (version 800) and
-// registers it with the translate package.
+// Package mdx reads the binary Warcraft III model format MDX (version 800) into the raw
+// wc3.Model and registers it as a model format.
 //
-// Read turns an MDX file into the raw wc3.Model; Encode writes a wc3.Model back. For a model
-// that follows the conventions of wc3.Model (nil slices for absent data, Track.Width matching
-// the track's kind, tangents only on Hermite/Bezier tracks), Read(Encode(m)) equals m.
+// The writer that tests use to make MDX files is wc3test.MDX. For a model that follows the
+// conventions of wc3.Model (nil slices for absent data, Track.Width matching the track's kind,
+// tangents only on Hermite/Bezier tracks), Read(wc3test.MDX(m)) equals m.
 //
 // Decisions worth knowing:
 //   - Only version 800 (Reign of Chaos / The Frozen Throne) is read. Versions 900 and 1000
@@ -14,7 +14,7 @@
 //     elsewhere (e.g. the v900 layer track KMTE) is skipped by its size with a warning; an
 //     entirely unknown tag ends the object's track list with a warning (its size is unknowable).
 //   - Integer-valued tracks (KMTF texture ids, KRTX texture slots) are read as int32 and kept as
-//     float32 values, as MDL text gives them; Encode writes them back as int32 and refuses
+//     float32 values, as MDL text gives them; the writer writes them back as int32 and refuses
 //     non-integer values. Camera roll (KCRL) is a float track.
 //   - An event object without a KEVT block has Frames == nil and GlobalSeq -1; a KEVT block
 //     with no keys gives a non-nil empty Frames.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
+	"github.com/modelfs/modelfs/translate/wc3/internal/mdxfmt"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
 
@@ -60,13 +61,13 @@ func equalBits(a, b reflect.Value) bool {
 // re-encodes to the same bytes. It returns the encoding.
 func roundTrip(t *testing.T, m *wc3.Model) []byte {
 	t.Helper()
-	b, err := Encode(m)
+	b, err := wc3test.MDX(m)
 	if err != nil {
 		t.Fatalf("Encode: %v", err)
 	}
 	got, err := Read("roundtrip.mdx", b)
 	if err != nil {
-		t.Fatalf("Read(Encode(m)): %v", err)
+		t.Fatalf("Read(wc3test.MDX(m)): %v", err)
 	}
 	if len(got.Warnings) > 0 {
 		t.Errorf("warnings: %q", got.Warnings)
@@ -74,11 +75,11 @@ func roundTrip(t *testing.T, m *wc3.Model) []byte {
 	got.Warnings = m.Warnings
 	if !reflect.DeepEqual(got, m) { // strict: the hand-built models hold no NaNs
 		diffModels(t, m, got)
-		t.Fatalf("Read(Encode(m)) != m")
+		t.Fatalf("Read(wc3test.MDX(m)) != m")
 	}
-	b2, err := Encode(got)
+	b2, err := wc3test.MDX(got)
 	if err != nil {
-		t.Fatalf("Encode(Read(Encode(m))): %v", err)
+		t.Fatalf("wc3test.MDX(Read(wc3test.MDX(m))): %v", err)
 	}
 	if !bytes.Equal(b, b2) {
 		t.Fatalf("re-encoding differs: %d vs %d bytes", len(b), len(b2))
@@ -208,18 +209,18 @@ func TestEncodeRejects(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := wc3test.Sample()
 			mod(m)
-			if _, err := Encode(m); err == nil {
+			if _, err := wc3test.MDX(m); err == nil {
 				t.Fatal("Encode succeeded")
 			}
 		})
 	}
-	if _, err := Encode(nil); err == nil {
-		t.Fatal("Encode(nil) succeeded")
+	if _, err := wc3test.MDX(nil); err == nil {
+		t.Fatal("wc3test.MDX(nil) succeeded")
 	}
 }
 
 func TestVersions(t *testing.T) {
-	b, err := Encode(wc3test.Sample())
+	b, err := wc3test.MDX(wc3test.Sample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,12 +240,12 @@ func TestVersions(t *testing.T) {
 
 func TestUnknownChunksAndTracks(t *testing.T) {
 	m := wc3test.Sample()
-	b, err := Encode(m)
+	b, err := wc3test.MDX(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// An unknown chunk after MODL and one at the end.
-	modlEnd := 4 + 8 + 4 + 8 + sizeMODL
+	modlEnd := 4 + 8 + 4 + 8 + mdxfmt.SizeMODL
 	extra := append([]byte("XTRA\x05\x00\x00\x00hello"), b[modlEnd:]...)
 	c := append(append(bytes.Clone(b[:modlEnd]), extra...), "ZZZZ\x00\x00\x00\x00"...)
 	got, err := Read("u.mdx", c)
@@ -263,7 +264,7 @@ func TestUnknownChunksAndTracks(t *testing.T) {
 	m = &wc3.Model{Version: 800,
 		Materials: []wc3.Material{{Layers: []wc3.Layer{{TextureAnimID: -1, Alpha: 1}}}},
 		Helpers:   []wc3.Node{{Name: "h", ParentID: -1}}}
-	b, err = Encode(m)
+	b, err = wc3test.MDX(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,18 +339,18 @@ func readCorpus(t *testing.T, rel string) ([]byte, *wc3.Model) {
 	if err != nil {
 		t.Fatalf("Read %s: %v", rel, err)
 	}
-	// Encode(Read(x)) must read back equal; report whether it is byte-identical.
-	b, err := Encode(m)
+	// wc3test.MDX(Read(x)) must read back equal; report whether it is byte-identical.
+	b, err := wc3test.MDX(m)
 	if err != nil {
 		t.Fatalf("Encode %s: %v", rel, err)
 	}
 	m2, err := Read(rel, b)
 	if err != nil {
-		t.Fatalf("Read(Encode(%s)): %v", rel, err)
+		t.Fatalf("Read(wc3test.MDX(%s)): %v", rel, err)
 	}
 	if !equalModels(m, m2) {
 		diffModels(t, m, m2)
-		t.Fatalf("%s: Read(Encode(m)) != m", rel)
+		t.Fatalf("%s: Read(wc3test.MDX(m)) != m", rel)
 	}
 	t.Logf("%s: %d bytes, re-encoded %d bytes, byte-identical: %v; warnings: %q",
 		rel, len(data), len(b), bytes.Equal(data, b), m.Warnings)

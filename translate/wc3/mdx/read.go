@@ -11,26 +11,14 @@ import (
 	"github.com/modelfs/modelfs/internal/le"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3"
+	"github.com/modelfs/modelfs/translate/wc3/internal/mdxfmt"
 )
 
 // Version is the only MDX version Read accepts.
-const Version = 800
+const Version = mdxfmt.Version
 
 // maxWarnings caps Model.Warnings so a file of tiny unknown chunks cannot blow up memory.
 const maxWarnings = 100
-
-// Fixed sizes of records, in bytes.
-const (
-	sizeMODL     = 372
-	sizeSequence = 132
-	sizeTexture  = 268
-	sizeExtent   = 28
-	sizeNode     = 96 // size, name[80], objectId, parentId, flags
-	sizeTrackHdr = 16 // tag, nKeys, interpolation, globalSeq
-	// minGeoset is the smallest possible geoset: size, eight empty arrays, material,
-	// selection group and flags, extent, extent count, empty UVAS.
-	minGeoset = 4 + 8*8 + 12 + sizeExtent + 4 + 8
-)
 
 // Read decodes an MDX file; name is used in errors.
 func Read(name string, data []byte) (*wc3.Model, error) {
@@ -126,7 +114,7 @@ func (r *reader) file() error {
 	if len(d) == 0 {
 		return r.fail(0, "empty file")
 	}
-	if len(d) < 4 || r.u32(0) != tagMDLX {
+	if len(d) < 4 || r.u32(0) != mdxfmt.TagMDLX {
 		return r.fail(0, "not an MDX file: starts with %q, want \"MDLX\"", d[:min(4, len(d))])
 	}
 	sawVers, sawModl, sawGeos := false, false, false
@@ -153,8 +141,8 @@ func (r *reader) file() error {
 				r.tagName(pos), size, len(d)-pos-8)
 		}
 		start, end := pos+8, pos+8+int(size)
-		if !sawVers && tag != tagVERS {
-			if !knownTag(tag) {
+		if !sawVers && tag != mdxfmt.TagVERS {
+			if !mdxfmt.KnownTag(tag) {
 				// A tool's own chunk before VERS (an INFO chunk naming the writer, say).
 				r.warn("offset %d: unknown chunk %s (%d bytes) before VERS skipped", pos, r.tagName(pos), size)
 				pos = end
@@ -164,55 +152,55 @@ func (r *reader) file() error {
 		}
 		var err error
 		switch tag {
-		case tagVERS:
+		case mdxfmt.TagVERS:
 			if sawVers {
 				r.warn("offset %d: second VERS chunk", pos)
 			}
 			sawVers = true
 			err = r.vers(start, end)
-		case tagMODL:
+		case mdxfmt.TagMODL:
 			if sawModl {
 				r.warn("offset %d: second MODL chunk replaces the first", pos)
 			}
 			sawModl = true
 			err = r.modl(start, end)
-		case tagSEQS:
+		case mdxfmt.TagSEQS:
 			err = r.seqs(start, end)
-		case tagGLBS:
+		case mdxfmt.TagGLBS:
 			err = r.glbs(start, end)
-		case tagTEXS:
+		case mdxfmt.TagTEXS:
 			err = r.texs(start, end)
-		case tagPIVT:
+		case mdxfmt.TagPIVT:
 			err = r.pivt(start, end)
-		case tagMTLS:
+		case mdxfmt.TagMTLS:
 			err = r.each(start, end, r.material)
-		case tagTXAN:
+		case mdxfmt.TagTXAN:
 			err = r.each(start, end, r.textureAnim)
-		case tagGEOS:
-			r.m.Geosets = slices.Grow(r.m.Geosets, r.count(start, end, minGeoset))
+		case mdxfmt.TagGEOS:
+			r.m.Geosets = slices.Grow(r.m.Geosets, r.count(start, end, mdxfmt.MinGeoset))
 			err = r.each(start, end, r.geoset)
 			sawGeos = err == nil
-		case tagGEOA:
+		case mdxfmt.TagGEOA:
 			err = r.each(start, end, r.geosetAnim)
-		case tagBONE:
+		case mdxfmt.TagBONE:
 			err = r.each(start, end, r.bone)
-		case tagLITE:
+		case mdxfmt.TagLITE:
 			err = r.each(start, end, r.light)
-		case tagHELP:
+		case mdxfmt.TagHELP:
 			err = r.each(start, end, r.helper)
-		case tagATCH:
+		case mdxfmt.TagATCH:
 			err = r.each(start, end, r.attachment)
-		case tagPREM:
+		case mdxfmt.TagPREM:
 			err = r.each(start, end, r.emitter1)
-		case tagPRE2:
+		case mdxfmt.TagPRE2:
 			err = r.each(start, end, r.emitter2)
-		case tagRIBB:
+		case mdxfmt.TagRIBB:
 			err = r.each(start, end, r.ribbon)
-		case tagCAMS:
+		case mdxfmt.TagCAMS:
 			err = r.each(start, end, r.camera)
-		case tagEVTS:
+		case mdxfmt.TagEVTS:
 			err = r.each(start, end, r.event)
-		case tagCLID:
+		case mdxfmt.TagCLID:
 			err = r.each(start, end, r.collision)
 		default:
 			if r.more() {
@@ -220,7 +208,7 @@ func (r *reader) file() error {
 			}
 		}
 		var fe *codec.FormatError
-		if err != nil && sawGeos && tag != tagGEOS && errors.As(err, &fe) {
+		if err != nil && sawGeos && tag != mdxfmt.TagGEOS && errors.As(err, &fe) {
 			// A damaged object after the geometry costs its chunk's objects from it on: those
 			// read before it stay, the game shows the rest of the model.
 			r.warn("offset %d: %s; the rest of chunk %s is ignored", fe.Offset, fe.Msg, r.tagName(pos))
@@ -288,7 +276,7 @@ func (r *reader) vers(pos, end int) error {
 }
 
 func (r *reader) modl(pos, end int) error {
-	if err := r.need(pos, end, sizeMODL, "MODL"); err != nil {
+	if err := r.need(pos, end, mdxfmt.SizeMODL, "MODL"); err != nil {
 		return err
 	}
 	m := r.m
@@ -296,8 +284,8 @@ func (r *reader) modl(pos, end int) error {
 	m.AnimFile = r.str(pos+80, 260)
 	m.Extent = r.extent(pos + 340)
 	m.BlendTime = r.u32(pos + 368)
-	if end-pos > sizeMODL {
-		r.warn("offset %d: MODL has %d extra bytes", pos+sizeMODL, end-pos-sizeMODL)
+	if end-pos > mdxfmt.SizeMODL {
+		r.warn("offset %d: MODL has %d extra bytes", pos+mdxfmt.SizeMODL, end-pos-mdxfmt.SizeMODL)
 	}
 	return nil
 }
@@ -311,13 +299,13 @@ func (r *reader) records(pos, end, size int, what string) (int, error) {
 }
 
 func (r *reader) seqs(pos, end int) error {
-	n, err := r.records(pos, end, sizeSequence, "SEQS")
+	n, err := r.records(pos, end, mdxfmt.SizeSequence, "SEQS")
 	if err != nil || n == 0 {
 		return err
 	}
 	s := make([]wc3.Sequence, n)
 	for i := range s {
-		p := pos + i*sizeSequence
+		p := pos + i*mdxfmt.SizeSequence
 		s[i] = wc3.Sequence{
 			Name:       r.str(p, 80),
 			Interval:   [2]uint32{r.u32(p + 80), r.u32(p + 84)},
@@ -346,13 +334,13 @@ func (r *reader) glbs(pos, end int) error {
 }
 
 func (r *reader) texs(pos, end int) error {
-	n, err := r.records(pos, end, sizeTexture, "TEXS")
+	n, err := r.records(pos, end, mdxfmt.SizeTexture, "TEXS")
 	if err != nil || n == 0 {
 		return err
 	}
 	t := make([]wc3.Texture, n)
 	for i := range t {
-		p := pos + i*sizeTexture
+		p := pos + i*mdxfmt.SizeTexture
 		t[i] = wc3.Texture{ReplaceableID: r.u32(p), Path: r.str(p+4, 260), Flags: r.u32(p + 264)}
 	}
 	r.m.Textures = append(r.m.Textures, t...)
@@ -380,24 +368,24 @@ func (r *reader) tracks(pos, end int, what string, slots []slot) error {
 		tag := r.u32(pos)
 		var s *slot
 		for i := range slots {
-			if slots[i].tag == tag {
+			if slots[i].Tag == tag {
 				s = &slots[i]
 				break
 			}
 		}
 		width := 0
 		if s != nil {
-			width = s.width
-		} else if w, ok := foreignWidth[tag]; ok {
+			width = s.Width
+		} else if w, ok := mdxfmt.ForeignWidth[tag]; ok {
 			width = w
 		} else {
 			r.warn("offset %d: %s: unknown tag %s; the remaining %d bytes of the object skipped",
 				pos, what, r.tagName(pos), end-pos)
 			return nil
 		}
-		if end-pos < sizeTrackHdr {
+		if end-pos < mdxfmt.SizeTrackHdr {
 			return r.fail(pos, "%s: track %s: header needs %d bytes, only %d left",
-				what, r.tagName(pos), sizeTrackHdr, end-pos)
+				what, r.tagName(pos), mdxfmt.SizeTrackHdr, end-pos)
 		}
 		n := r.u32(pos + 4)
 		interp := r.u32(pos + 8)
@@ -409,7 +397,7 @@ func (r *reader) tracks(pos, end int, what string, slots []slot) error {
 			per = 3 * width
 		}
 		keySize := 4 + 4*per
-		p := pos + sizeTrackHdr
+		p := pos + mdxfmt.SizeTrackHdr
 		if uint64(n)*uint64(keySize) > uint64(end-p) {
 			return r.fail(pos+4, "%s: track %s: %d keys of %d bytes exceed the %d bytes left",
 				what, r.tagName(pos), n, keySize, end-p)
@@ -435,15 +423,15 @@ func (r *reader) tracks(pos, end int, what string, slots []slot) error {
 			for i := 0; i < nk; i++ {
 				t.Frames[i] = r.i32(p)
 				p += 4
-				p = r.values(t.Values[i*width:(i+1)*width], p, s.isInt)
+				p = r.values(t.Values[i*width:(i+1)*width], p, s.IsInt)
 				if hasTans {
-					p = r.values(t.InTans[i*width:(i+1)*width], p, s.isInt)
-					p = r.values(t.OutTans[i*width:(i+1)*width], p, s.isInt)
+					p = r.values(t.InTans[i*width:(i+1)*width], p, s.IsInt)
+					p = r.values(t.OutTans[i*width:(i+1)*width], p, s.IsInt)
 				}
 			}
 		}
 		if *s.dst != nil && r.more() {
-			r.warn("offset %d: %s: second %s track replaces the first", pos, what, s.name)
+			r.warn("offset %d: %s: second %s track replaces the first", pos, what, s.Name)
 		}
 		*s.dst = t
 		pos = next
@@ -465,7 +453,7 @@ func (r *reader) values(dst []float32, p int, isInt bool) int {
 
 // node reads the shared object header at pos and returns its end.
 func (r *reader) node(pos, end int, n *wc3.Node, what string) (int, error) {
-	ne, err := r.sized(pos, end, sizeNode, what)
+	ne, err := r.sized(pos, end, mdxfmt.SizeNode, what)
 	if err != nil {
 		return 0, err
 	}
@@ -473,8 +461,8 @@ func (r *reader) node(pos, end int, n *wc3.Node, what string) (int, error) {
 	n.ObjectID = r.i32(pos + 84)
 	n.ParentID = r.i32(pos + 88)
 	n.Flags = r.u32(pos + 92)
-	err = r.tracks(pos+sizeNode, ne, what, []slot{
-		{kKGTR, &n.Translation}, {kKGRT, &n.Rotation}, {kKGSC, &n.Scaling}})
+	err = r.tracks(pos+mdxfmt.SizeNode, ne, what, []slot{
+		{mdxfmt.KGTR, &n.Translation}, {mdxfmt.KGRT, &n.Rotation}, {mdxfmt.KGSC, &n.Scaling}})
 	return ne, err
 }
 
@@ -485,7 +473,7 @@ func (r *reader) material(pos, end int) (int, error) {
 		return 0, err
 	}
 	mt := wc3.Material{PriorityPlane: r.i32(pos + 4), Flags: r.u32(pos + 8)}
-	if r.u32(pos+12) != tagLAYS {
+	if r.u32(pos+12) != mdxfmt.TagLAYS {
 		return 0, r.fail(pos+12, "material: found %s, want \"LAYS\"", r.tagName(pos+12))
 	}
 	n := r.u32(pos + 16)
@@ -504,7 +492,7 @@ func (r *reader) material(pos, end int) (int, error) {
 		l := &mt.Layers[i]
 		*l = wc3.Layer{FilterMode: r.u32(p + 4), Shading: r.u32(p + 8), TextureID: r.i32(p + 12),
 			TextureAnimID: r.i32(p + 16), CoordID: r.u32(p + 20), Alpha: r.f32(p + 24)}
-		if err := r.tracks(p+28, le, "layer", []slot{{kKMTF, &l.TextureTrack}, {kKMTA, &l.AlphaTrack}}); err != nil {
+		if err := r.tracks(p+28, le, "layer", []slot{{mdxfmt.KMTF, &l.TextureTrack}, {mdxfmt.KMTA, &l.AlphaTrack}}); err != nil {
 			return 0, err
 		}
 		p = le
@@ -523,7 +511,7 @@ func (r *reader) textureAnim(pos, end int) (int, error) {
 	}
 	var ta wc3.TextureAnim
 	err = r.tracks(pos+4, oe, "texture animation", []slot{
-		{kKTAT, &ta.Translation}, {kKTAR, &ta.Rotation}, {kKTAS, &ta.Scaling}})
+		{mdxfmt.KTAT, &ta.Translation}, {mdxfmt.KTAR, &ta.Rotation}, {mdxfmt.KTAS, &ta.Scaling}})
 	if err != nil {
 		return 0, err
 	}
@@ -555,7 +543,7 @@ func tagString(t uint32) string {
 }
 
 func (r *reader) geoset(pos, end int) (int, error) {
-	oe, err := r.sized(pos, end, minGeoset, "geoset")
+	oe, err := r.sized(pos, end, mdxfmt.MinGeoset, "geoset")
 	if err != nil {
 		return 0, err
 	}
@@ -565,7 +553,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 	p := pos + 4
 	var n int
 
-	if n, p, err = r.array(p, oe, tagVRTX, 12); err != nil {
+	if n, p, err = r.array(p, oe, mdxfmt.TagVRTX, 12); err != nil {
 		return 0, err
 	}
 	if n > 0 {
@@ -573,7 +561,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 		getVec3s(g.Vertices, r.d[p:])
 		p += 12 * n
 	}
-	if n, p, err = r.array(p, oe, tagNRMS, 12); err != nil {
+	if n, p, err = r.array(p, oe, mdxfmt.TagNRMS, 12); err != nil {
 		return 0, err
 	}
 	if n > 0 {
@@ -581,13 +569,13 @@ func (r *reader) geoset(pos, end int) (int, error) {
 		getVec3s(g.Normals, r.d[p:])
 		p += 12 * n
 	}
-	if g.FaceTypes, p, err = r.u32Array(p, oe, tagPTYP); err != nil {
+	if g.FaceTypes, p, err = r.u32Array(p, oe, mdxfmt.TagPTYP); err != nil {
 		return 0, err
 	}
-	if g.FaceCounts, p, err = r.u32Array(p, oe, tagPCNT); err != nil {
+	if g.FaceCounts, p, err = r.u32Array(p, oe, mdxfmt.TagPCNT); err != nil {
 		return 0, err
 	}
-	if n, p, err = r.array(p, oe, tagPVTX, 2); err != nil {
+	if n, p, err = r.array(p, oe, mdxfmt.TagPVTX, 2); err != nil {
 		return 0, err
 	}
 	if n > 0 {
@@ -595,7 +583,7 @@ func (r *reader) geoset(pos, end int) (int, error) {
 		le.Get(g.Faces, r.d[p:p+2*n], 2)
 		p += 2 * n
 	}
-	if n, p, err = r.array(p, oe, tagGNDX, 1); err != nil {
+	if n, p, err = r.array(p, oe, mdxfmt.TagGNDX, 1); err != nil {
 		return 0, err
 	}
 	if n > 0 {
@@ -603,39 +591,39 @@ func (r *reader) geoset(pos, end int) (int, error) {
 		copy(g.VertexGroups, r.d[p:p+n])
 		p += n
 	}
-	if g.GroupSizes, p, err = r.u32Array(p, oe, tagMTGC); err != nil {
+	if g.GroupSizes, p, err = r.u32Array(p, oe, mdxfmt.TagMTGC); err != nil {
 		return 0, err
 	}
-	if g.Matrices, p, err = r.u32Array(p, oe, tagMATS); err != nil {
+	if g.Matrices, p, err = r.u32Array(p, oe, mdxfmt.TagMATS); err != nil {
 		return 0, err
 	}
-	if err := r.need(p, oe, 12+sizeExtent+4, "geoset"); err != nil {
+	if err := r.need(p, oe, 12+mdxfmt.SizeExtent+4, "geoset"); err != nil {
 		return 0, err
 	}
 	g.MaterialID = r.u32(p)
 	g.SelectionGroup = r.u32(p + 4)
 	g.SelectionFlags = r.u32(p + 8)
 	g.Extent = r.extent(p + 12)
-	ne := r.u32(p + 12 + sizeExtent)
-	p += 12 + sizeExtent + 4
-	if uint64(ne)*sizeExtent > uint64(oe-p) {
+	ne := r.u32(p + 12 + mdxfmt.SizeExtent)
+	p += 12 + mdxfmt.SizeExtent + 4
+	if uint64(ne)*mdxfmt.SizeExtent > uint64(oe-p) {
 		return 0, r.fail(p-4, "geoset: %d sequence extents exceed the %d bytes left", ne, oe-p)
 	}
 	if ne > 0 {
 		g.SeqExtents = make([]wc3.Extent, ne)
 		for i := range g.SeqExtents {
 			g.SeqExtents[i] = r.extent(p)
-			p += sizeExtent
+			p += mdxfmt.SizeExtent
 		}
 	}
-	if n, p, err = r.array(p, oe, tagUVAS, 8); err != nil {
+	if n, p, err = r.array(p, oe, mdxfmt.TagUVAS, 8); err != nil {
 		return 0, err
 	}
 	if n > 0 {
 		g.UVSets = make([][][2]float32, n)
 		for i := range g.UVSets {
 			var c int
-			if c, p, err = r.array(p, oe, tagUVBS, 8); err != nil {
+			if c, p, err = r.array(p, oe, mdxfmt.TagUVBS, 8); err != nil {
 				return 0, err
 			}
 			if c > 0 {
@@ -671,7 +659,7 @@ func (r *reader) geosetAnim(pos, end int) (int, error) {
 		return 0, err
 	}
 	ga := wc3.GeosetAnim{Alpha: r.f32(pos + 4), Flags: r.u32(pos + 8), Color: r.vec3(pos + 12), GeosetID: r.i32(pos + 24)}
-	err = r.tracks(pos+28, oe, "geoset animation", []slot{{kKGAO, &ga.AlphaTrack}, {kKGAC, &ga.ColorTrack}})
+	err = r.tracks(pos+28, oe, "geoset animation", []slot{{mdxfmt.KGAO, &ga.AlphaTrack}, {mdxfmt.KGAC, &ga.ColorTrack}})
 	if err != nil {
 		return 0, err
 	}
@@ -707,7 +695,7 @@ func (r *reader) helper(pos, end int) (int, error) {
 // framed reads an object that starts with its own inclusive size, then a node, then fixed
 // bytes; it returns the object's end and the offset of the fixed part.
 func (r *reader) framed(pos, end int, n *wc3.Node, fixed int, what string) (oe, p int, err error) {
-	if oe, err = r.sized(pos, end, 4+sizeNode+fixed, what); err != nil {
+	if oe, err = r.sized(pos, end, 4+mdxfmt.SizeNode+fixed, what); err != nil {
 		return 0, 0, err
 	}
 	if p, err = r.node(pos+4, oe, n, what); err != nil {
@@ -733,9 +721,9 @@ func (r *reader) light(pos, end int) (int, error) {
 	l.AmbColor = r.vec3(p + 28)
 	l.AmbIntensity = r.f32(p + 40)
 	err = r.tracks(p+44, oe, "light", []slot{
-		{kKLAS, &l.AttenuationStartTrack}, {kKLAE, &l.AttenuationEndTrack}, {kKLAC, &l.ColorTrack},
-		{kKLAI, &l.IntensityTrack}, {kKLBI, &l.AmbIntensityTrack}, {kKLBC, &l.AmbColorTrack},
-		{kKLAV, &l.Visibility}})
+		{mdxfmt.KLAS, &l.AttenuationStartTrack}, {mdxfmt.KLAE, &l.AttenuationEndTrack}, {mdxfmt.KLAC, &l.ColorTrack},
+		{mdxfmt.KLAI, &l.IntensityTrack}, {mdxfmt.KLBI, &l.AmbIntensityTrack}, {mdxfmt.KLBC, &l.AmbColorTrack},
+		{mdxfmt.KLAV, &l.Visibility}})
 	if err != nil {
 		return 0, err
 	}
@@ -751,7 +739,7 @@ func (r *reader) attachment(pos, end int) (int, error) {
 	}
 	a.Path = r.str(p, 260)
 	a.AttachmentID = r.i32(p + 260)
-	if err = r.tracks(p+264, oe, "attachment", []slot{{kKATV, &a.Visibility}}); err != nil {
+	if err = r.tracks(p+264, oe, "attachment", []slot{{mdxfmt.KATV, &a.Visibility}}); err != nil {
 		return 0, err
 	}
 	r.m.Attachments = append(r.m.Attachments, a)
@@ -772,9 +760,9 @@ func (r *reader) emitter1(pos, end int) (int, error) {
 	e.LifeSpan = r.f32(p + 276)
 	e.InitVelocity = r.f32(p + 280)
 	err = r.tracks(p+284, oe, "particle emitter", []slot{
-		{kKPEE, &e.EmissionRateTrack}, {kKPEG, &e.GravityTrack}, {kKPLN, &e.LongitudeTrack},
-		{kKPLT, &e.LatitudeTrack}, {kKPEL, &e.LifeSpanTrack}, {kKPES, &e.InitVelocityTrack},
-		{kKPEV, &e.Visibility}})
+		{mdxfmt.KPEE, &e.EmissionRateTrack}, {mdxfmt.KPEG, &e.GravityTrack}, {mdxfmt.KPLN, &e.LongitudeTrack},
+		{mdxfmt.KPLT, &e.LatitudeTrack}, {mdxfmt.KPEL, &e.LifeSpanTrack}, {mdxfmt.KPES, &e.InitVelocityTrack},
+		{mdxfmt.KPEV, &e.Visibility}})
 	if err != nil {
 		return 0, err
 	}
@@ -824,9 +812,9 @@ func (r *reader) emitter2(pos, end int) (int, error) {
 	e.PriorityPlane = r.i32(q + 8)
 	e.ReplaceableID = r.u32(q + 12)
 	err = r.tracks(q+16, oe, "particle emitter 2", []slot{
-		{kKP2S, &e.SpeedTrack}, {kKP2R, &e.VariationTrack}, {kKP2L, &e.LatitudeTrack},
-		{kKP2G, &e.GravityTrack}, {kKP2E, &e.EmissionRateTrack}, {kKP2N, &e.WidthTrack},
-		{kKP2W, &e.LengthTrack}, {kKP2V, &e.Visibility}})
+		{mdxfmt.KP2S, &e.SpeedTrack}, {mdxfmt.KP2R, &e.VariationTrack}, {mdxfmt.KP2L, &e.LatitudeTrack},
+		{mdxfmt.KP2G, &e.GravityTrack}, {mdxfmt.KP2E, &e.EmissionRateTrack}, {mdxfmt.KP2N, &e.WidthTrack},
+		{mdxfmt.KP2W, &e.LengthTrack}, {mdxfmt.KP2V, &e.Visibility}})
 	if err != nil {
 		return 0, err
 	}
@@ -852,8 +840,8 @@ func (r *reader) ribbon(pos, end int) (int, error) {
 	e.MaterialID = r.i32(p + 44)
 	e.Gravity = r.f32(p + 48)
 	err = r.tracks(p+52, oe, "ribbon emitter", []slot{
-		{kKRHA, &e.HeightAboveTrack}, {kKRHB, &e.HeightBelowTrack}, {kKRAL, &e.AlphaTrack},
-		{kKRCO, &e.ColorTrack}, {kKRTX, &e.TextureSlotTrack}, {kKRVS, &e.Visibility}})
+		{mdxfmt.KRHA, &e.HeightAboveTrack}, {mdxfmt.KRHB, &e.HeightBelowTrack}, {mdxfmt.KRAL, &e.AlphaTrack},
+		{mdxfmt.KRCO, &e.ColorTrack}, {mdxfmt.KRTX, &e.TextureSlotTrack}, {mdxfmt.KRVS, &e.Visibility}})
 	if err != nil {
 		return 0, err
 	}
@@ -875,7 +863,7 @@ func (r *reader) camera(pos, end int) (int, error) {
 		TargetPosition: r.vec3(pos + 108),
 	}
 	err = r.tracks(pos+120, oe, "camera", []slot{
-		{kKCTR, &c.Translation}, {kKCRL, &c.Rotation}, {kKTTR, &c.TargetTranslation}})
+		{mdxfmt.KCTR, &c.Translation}, {mdxfmt.KCRL, &c.Rotation}, {mdxfmt.KTTR, &c.TargetTranslation}})
 	if err != nil {
 		return 0, err
 	}
@@ -889,7 +877,7 @@ func (r *reader) event(pos, end int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if end-p >= 4 && r.u32(p) == tagKEVT {
+	if end-p >= 4 && r.u32(p) == mdxfmt.TagKEVT {
 		if err := r.need(p, end, 12, "event object: KEVT"); err != nil {
 			return 0, err
 		}
@@ -919,14 +907,8 @@ func (r *reader) collision(pos, end int) (int, error) {
 		return 0, err
 	}
 	c.Type = r.u32(p)
-	nv, radius := 2, false
-	switch c.Type {
-	case wc3.ShapeBox, wc3.ShapePlane:
-	case wc3.ShapeSphere:
-		nv, radius = 1, true
-	case wc3.ShapeCylinder:
-		radius = true
-	default:
+	nv, radius, ok := mdxfmt.ShapeLayout(c.Type)
+	if !ok {
 		return 0, r.fail(p, "collision shape: unknown type %d", c.Type)
 	}
 	p += 4
@@ -985,4 +967,10 @@ func (r *reader) check() {
 	if nodes != len(m.PivotPoints) {
 		r.warn("%d pivot points for %d objects", len(m.PivotPoints), nodes)
 	}
+}
+
+// slot binds a track kind to the field of the object being read.
+type slot struct {
+	mdxfmt.Kind
+	dst **wc3.Track
 }

@@ -1,6 +1,6 @@
 // Package wc3test builds raw Warcraft III models (wc3.Model) for tests and benchmarks in any
-// package: GridModel for big meshes and Sample for a small model that uses every object kind
-// and every track interpolation. Encode the results with package mdx (or mdl) to get files.
+// package, GridModel for big meshes and Sample for a small model that uses every object kind
+// and every track interpolation, and writes them as files: MDX and MDL.
 //
 // The models follow the conventions of wc3.Model (nil slices for absent data, Track.Width set,
 // tangents only on Hermite and Bezier tracks), so they survive an MDX round trip unchanged.

@@ -1,4 +1,4 @@
-package mdl
+package wc3test
 
 import (
 	"errors"
@@ -9,11 +9,11 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
-// Encode writes m as MDL text in the conventional layout (tabs, `{ x, y, z }`, floats in the
+// MDL writes m as MDL text in the conventional layout (tabs, `{ x, y, z }`, floats in the
 // shortest form that reads back to the same float32).
 //
-// Read(Encode(m)) equals m apart from Warnings for every model the MDL form can express.
-// What it cannot express, and Encode silently drops or normalises:
+// mdl.Read(MDL(m)) equals m apart from Warnings for every model the MDL form can express.
+// What it cannot express, and MDL silently drops or normalises:
 //   - Sequence.SyncPoint (MDX only);
 //   - flag bits without an MDL name: Texture.Flags beyond 0x3, Material.Flags beyond
 //     0x1|0x2|0x8|0x10|0x20, Layer.Shading beyond the Shade* bits, Geoset.SelectionFlags other
@@ -26,13 +26,13 @@ import (
 //   - empty non-nil slices (they read back as nil) and NaN payloads (they read back as the
 //     canonical NaN).
 //
-// Encode fails for models it cannot write at all: strings holding '"' or line breaks, face
+// MDL fails for models it cannot write at all: strings holding '"' or line breaks, face
 // types other than 4 (triangles), face, group or track arrays whose lengths disagree.
-func Encode(m *wc3.Model) ([]byte, error) {
+func MDL(m *wc3.Model) ([]byte, error) {
 	if m == nil {
-		return nil, errors.New("mdl.Encode: nil model")
+		return nil, errors.New("wc3test.MDL: nil model")
 	}
-	w := &writer{b: make([]byte, 0, estimateSize(m))}
+	w := &mdlWriter{b: make([]byte, 0, mdlSize(m))}
 	w.model(m)
 	if w.err != nil {
 		return nil, w.err
@@ -40,7 +40,7 @@ func Encode(m *wc3.Model) ([]byte, error) {
 	return w.b, nil
 }
 
-func estimateSize(m *wc3.Model) int {
+func mdlSize(m *wc3.Model) int {
 	n := 4096
 	for i := range m.Geosets {
 		g := &m.Geosets[i]
@@ -55,24 +55,24 @@ func estimateSize(m *wc3.Model) int {
 	return n
 }
 
-type writer struct {
+type mdlWriter struct {
 	b   []byte
 	err error
 }
 
-func (w *writer) fail(format string, args ...any) {
+func (w *mdlWriter) fail(format string, args ...any) {
 	if w.err == nil {
-		w.err = fmt.Errorf("mdl.Encode: "+format, args...)
+		w.err = fmt.Errorf("wc3test.MDL: "+format, args...)
 	}
 }
 
-func (w *writer) tabs(n int) {
+func (w *mdlWriter) tabs(n int) {
 	for ; n > 0; n-- {
 		w.b = append(w.b, '\t')
 	}
 }
 
-func (w *writer) f(v float32) {
+func (w *mdlWriter) f(v float32) {
 	switch {
 	case v != v:
 		w.b = append(w.b, "NaN"...)
@@ -81,9 +81,9 @@ func (w *writer) f(v float32) {
 	}
 }
 
-func (w *writer) i(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
+func (w *mdlWriter) i(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
 
-func (w *writer) quote(s, what string) {
+func (w *mdlWriter) quote(s, what string) {
 	if strings.ContainsAny(s, "\"\n\r") {
 		w.fail("%s %q holds a quote or line break, which MDL cannot express", what, s)
 	}
@@ -93,64 +93,64 @@ func (w *writer) quote(s, what string) {
 }
 
 // open writes `Name {` at depth d.
-func (w *writer) open(d int, name string) {
+func (w *mdlWriter) open(d int, name string) {
 	w.tabs(d)
 	w.b = append(w.b, name...)
 	w.b = append(w.b, " {\n"...)
 }
 
-func (w *writer) openN(d int, name string, n int) {
-	w.tabs(d)
-	w.b = append(w.b, name...)
-	w.b = append(w.b, ' ')
+func (w *mdlWriter) openN(d int, name string, n int) {
+	w.key(d, name)
 	w.i(int64(n))
 	w.b = append(w.b, " {\n"...)
 }
 
-func (w *writer) openNamed(d int, kind, name string) {
-	w.tabs(d)
-	w.b = append(w.b, kind...)
-	w.b = append(w.b, ' ')
+func (w *mdlWriter) openNamed(d int, kind, name string) {
+	w.key(d, kind)
 	w.quote(name, kind+" name")
 	w.b = append(w.b, " {\n"...)
 }
 
-func (w *writer) end(d int) {
+func (w *mdlWriter) end(d int) {
 	w.tabs(d)
 	w.b = append(w.b, "}\n"...)
 }
 
-func (w *writer) flag(d int, name string) {
-	w.tabs(d)
-	w.b = append(w.b, name...)
-	w.b = append(w.b, ",\n"...)
-}
-
-func (w *writer) intProp(d int, name string, v int64) {
+// key starts a property line: the indent, the name and a space.
+func (w *mdlWriter) key(d int, name string) {
 	w.tabs(d)
 	w.b = append(w.b, name...)
 	w.b = append(w.b, ' ')
+}
+
+// endLine ends a property line.
+func (w *mdlWriter) endLine() { w.b = append(w.b, ",\n"...) }
+
+func (w *mdlWriter) flag(d int, name string) {
+	w.tabs(d)
+	w.b = append(w.b, name...)
+	w.endLine()
+}
+
+func (w *mdlWriter) intProp(d int, name string, v int64) {
+	w.key(d, name)
 	w.i(v)
-	w.b = append(w.b, ",\n"...)
+	w.endLine()
 }
 
-func (w *writer) floatProp(d int, name string, v float32) {
-	w.tabs(d)
-	w.b = append(w.b, name...)
-	w.b = append(w.b, ' ')
+func (w *mdlWriter) floatProp(d int, name string, v float32) {
+	w.key(d, name)
 	w.f(v)
-	w.b = append(w.b, ",\n"...)
+	w.endLine()
 }
 
-func (w *writer) strProp(d int, name, v string) {
-	w.tabs(d)
-	w.b = append(w.b, name...)
-	w.b = append(w.b, ' ')
+func (w *mdlWriter) strProp(d int, name, v string) {
+	w.key(d, name)
 	w.quote(v, name)
-	w.b = append(w.b, ",\n"...)
+	w.endLine()
 }
 
-func (w *writer) vec(v []float32) {
+func (w *mdlWriter) vec(v []float32) {
 	w.b = append(w.b, "{ "...)
 	for i, x := range v {
 		if i > 0 {
@@ -161,18 +161,15 @@ func (w *writer) vec(v []float32) {
 	w.b = append(w.b, " }"...)
 }
 
-func (w *writer) vecProp(d int, name string, v []float32) {
-	w.tabs(d)
-	w.b = append(w.b, name...)
-	w.b = append(w.b, ' ')
+func (w *mdlWriter) vecProp(d int, name string, v []float32) {
+	w.key(d, name)
 	w.vec(v)
-	w.b = append(w.b, ",\n"...)
+	w.endLine()
 }
 
-func (w *writer) uintsProp(d int, name string, v []uint32) {
-	w.tabs(d)
-	w.b = append(w.b, name...)
-	w.b = append(w.b, " { "...)
+func (w *mdlWriter) uintsProp(d int, name string, v []uint32) {
+	w.key(d, name)
+	w.b = append(w.b, "{ "...)
 	for i, x := range v {
 		if i > 0 {
 			w.b = append(w.b, ", "...)
@@ -182,7 +179,7 @@ func (w *writer) uintsProp(d int, name string, v []uint32) {
 	w.b = append(w.b, " },\n"...)
 }
 
-func (w *writer) value(v []float32) {
+func (w *mdlWriter) value(v []float32) {
 	if len(v) == 1 {
 		w.f(v[0])
 		return
@@ -193,7 +190,7 @@ func (w *writer) value(v []float32) {
 var interpNames = [...]string{"DontInterp", "Linear", "Hermite", "Bezier"}
 
 // track writes `Name N { … }` at depth d; width is the field's width.
-func (w *writer) track(d int, name string, t *wc3.Track, width int) {
+func (w *mdlWriter) track(d int, name string, t *wc3.Track, width int) {
 	if t.Width != width {
 		w.fail("%s track has width %d, want %d", name, t.Width, width)
 		return
@@ -239,7 +236,7 @@ func (w *writer) track(d int, name string, t *wc3.Track, width int) {
 
 // animFloat writes a property that may be animated: the track when there is one, and the
 // static value when there is no track or when it differs from the reader's default.
-func (w *writer) animFloat(d int, name string, v, def float32, t *wc3.Track) {
+func (w *mdlWriter) animFloat(d int, name string, v, def float32, t *wc3.Track) {
 	if t != nil {
 		w.track(d, name, t, 1)
 		if v == def || v != v && def != def {
@@ -249,7 +246,7 @@ func (w *writer) animFloat(d int, name string, v, def float32, t *wc3.Track) {
 	w.floatProp(d, "static "+name, v)
 }
 
-func (w *writer) animVec3(d int, name string, v, def [3]float32, t *wc3.Track) {
+func (w *mdlWriter) animVec3(d int, name string, v, def [3]float32, t *wc3.Track) {
 	if t != nil {
 		w.track(d, name, t, 3)
 		if v == def {
@@ -259,7 +256,7 @@ func (w *writer) animVec3(d int, name string, v, def [3]float32, t *wc3.Track) {
 	w.vecProp(d, "static "+name, v[:])
 }
 
-func (w *writer) extent(d int, e *wc3.Extent) {
+func (w *mdlWriter) extent(d int, e *wc3.Extent) {
 	if e.Min != ([3]float32{}) {
 		w.vecProp(d, "MinimumExtent", e.Min[:])
 	}
@@ -271,12 +268,58 @@ func (w *writer) extent(d int, e *wc3.Extent) {
 	}
 }
 
-func (w *writer) model(m *wc3.Model) {
+// each writes every item with write.
+func each[T any](items []T, write func(*T)) {
+	for i := range items {
+		write(&items[i])
+	}
+}
+
+// list writes `name N { … }` around items, or nothing when items is nil.
+func list[T any](w *mdlWriter, name string, items []T, write func(*T)) {
+	if items == nil {
+		return
+	}
+	w.openN(0, name, len(items))
+	each(items, write)
+	w.end(0)
+}
+
+// model writes the blocks in the order the game's tools use.
+func (w *mdlWriter) model(m *wc3.Model) {
 	w.b = append(w.b, "// Written by modelfs\n"...)
 	w.open(0, "Version")
 	w.intProp(1, "FormatVersion", int64(m.Version))
 	w.end(0)
+	w.modelBlock(m)
+	list(w, "Sequences", m.Sequences, w.sequence)
+	list(w, "GlobalSequences", m.GlobalSequences, func(d *uint32) { w.intProp(1, "Duration", int64(*d)) })
+	list(w, "Textures", m.Textures, w.texture)
+	list(w, "Materials", m.Materials, w.material)
+	list(w, "TextureAnims", m.TextureAnims, w.textureAnim)
+	each(m.Geosets, w.geoset)
+	each(m.GeosetAnims, w.geosetAnim)
+	each(m.Bones, w.bone)
+	each(m.Lights, w.light)
+	each(m.Helpers, func(n *wc3.Node) {
+		w.nodeHead("Helper", n)
+		w.nodeTail(n)
+	})
+	each(m.Attachments, w.attachment)
+	list(w, "PivotPoints", m.PivotPoints, func(v *[3]float32) {
+		w.tabs(1)
+		w.vec(v[:])
+		w.b = append(w.b, ",\n"...)
+	})
+	each(m.ParticleEmitters, w.particleEmitter)
+	each(m.ParticleEmitters2, w.particleEmitter2)
+	each(m.RibbonEmitters, w.ribbonEmitter)
+	each(m.Cameras, w.camera)
+	each(m.Events, w.eventObject)
+	each(m.CollisionShapes, w.collisionShape)
+}
 
+func (w *mdlWriter) modelBlock(m *wc3.Model) {
 	w.openNamed(0, "Model", m.Name)
 	counts := []struct {
 		name string
@@ -299,152 +342,85 @@ func (w *writer) model(m *wc3.Model) {
 	w.intProp(1, "BlendTime", int64(m.BlendTime))
 	w.extent(1, &m.Extent)
 	w.end(0)
+}
 
-	if m.Sequences != nil {
-		w.openN(0, "Sequences", len(m.Sequences))
-		for i := range m.Sequences {
-			s := &m.Sequences[i]
-			w.openNamed(1, "Anim", s.Name)
-			w.uintsProp(2, "Interval", s.Interval[:])
-			if s.NonLooping {
-				w.flag(2, "NonLooping")
-			}
-			if s.MoveSpeed != 0 {
-				w.floatProp(2, "MoveSpeed", s.MoveSpeed)
-			}
-			if s.Rarity != 0 {
-				w.floatProp(2, "Rarity", s.Rarity)
-			}
-			w.extent(2, &s.Extent)
-			w.end(1)
-		}
-		w.end(0)
+func (w *mdlWriter) sequence(s *wc3.Sequence) {
+	w.openNamed(1, "Anim", s.Name)
+	w.uintsProp(2, "Interval", s.Interval[:])
+	if s.NonLooping {
+		w.flag(2, "NonLooping")
 	}
-	if m.GlobalSequences != nil {
-		w.openN(0, "GlobalSequences", len(m.GlobalSequences))
-		for _, d := range m.GlobalSequences {
-			w.intProp(1, "Duration", int64(d))
-		}
-		w.end(0)
+	if s.MoveSpeed != 0 {
+		w.floatProp(2, "MoveSpeed", s.MoveSpeed)
 	}
-	if m.Textures != nil {
-		w.openN(0, "Textures", len(m.Textures))
-		for i := range m.Textures {
-			t := &m.Textures[i]
-			w.open(1, "Bitmap")
-			w.strProp(2, "Image", t.Path)
-			if t.ReplaceableID != 0 {
-				w.intProp(2, "ReplaceableId", int64(t.ReplaceableID))
-			}
-			if t.Flags&1 != 0 {
-				w.flag(2, "WrapWidth")
-			}
-			if t.Flags&2 != 0 {
-				w.flag(2, "WrapHeight")
-			}
-			w.end(1)
-		}
-		w.end(0)
+	if s.Rarity != 0 {
+		w.floatProp(2, "Rarity", s.Rarity)
 	}
-	if m.Materials != nil {
-		w.openN(0, "Materials", len(m.Materials))
-		for i := range m.Materials {
-			w.material(&m.Materials[i])
-		}
-		w.end(0)
+	w.extent(2, &s.Extent)
+	w.end(1)
+}
+
+func (w *mdlWriter) texture(t *wc3.Texture) {
+	w.open(1, "Bitmap")
+	w.strProp(2, "Image", t.Path)
+	if t.ReplaceableID != 0 {
+		w.intProp(2, "ReplaceableId", int64(t.ReplaceableID))
 	}
-	if m.TextureAnims != nil {
-		w.openN(0, "TextureAnims", len(m.TextureAnims))
-		for i := range m.TextureAnims {
-			ta := &m.TextureAnims[i]
-			w.open(1, "TVertexAnim")
-			if ta.Translation != nil {
-				w.track(2, "Translation", ta.Translation, 3)
-			}
-			if ta.Rotation != nil {
-				w.track(2, "Rotation", ta.Rotation, 4)
-			}
-			if ta.Scaling != nil {
-				w.track(2, "Scaling", ta.Scaling, 3)
-			}
-			w.end(1)
-		}
-		w.end(0)
+	if t.Flags&1 != 0 {
+		w.flag(2, "WrapWidth")
 	}
-	for i := range m.Geosets {
-		w.geoset(&m.Geosets[i])
+	if t.Flags&2 != 0 {
+		w.flag(2, "WrapHeight")
 	}
-	for i := range m.GeosetAnims {
-		w.geosetAnim(&m.GeosetAnims[i])
+	w.end(1)
+}
+
+func (w *mdlWriter) textureAnim(ta *wc3.TextureAnim) {
+	w.open(1, "TVertexAnim")
+	if ta.Translation != nil {
+		w.track(2, "Translation", ta.Translation, 3)
 	}
-	for i := range m.Bones {
-		b := &m.Bones[i]
-		w.nodeHead("Bone", &b.Node)
-		if b.GeosetID == -1 {
-			w.flag(1, "GeosetId Multiple")
-		} else {
-			w.intProp(1, "GeosetId", int64(b.GeosetID))
-		}
-		if b.GeosetAnimID == -1 {
-			w.flag(1, "GeosetAnimId None")
-		} else {
-			w.intProp(1, "GeosetAnimId", int64(b.GeosetAnimID))
-		}
-		w.nodeTail(&b.Node)
+	if ta.Rotation != nil {
+		w.track(2, "Rotation", ta.Rotation, 4)
 	}
-	for i := range m.Lights {
-		w.light(&m.Lights[i])
+	if ta.Scaling != nil {
+		w.track(2, "Scaling", ta.Scaling, 3)
 	}
-	for i := range m.Helpers {
-		w.nodeHead("Helper", &m.Helpers[i])
-		w.nodeTail(&m.Helpers[i])
+	w.end(1)
+}
+
+func (w *mdlWriter) bone(b *wc3.Bone) {
+	w.nodeHead("Bone", &b.Node)
+	if b.GeosetID == -1 {
+		w.flag(1, "GeosetId Multiple")
+	} else {
+		w.intProp(1, "GeosetId", int64(b.GeosetID))
 	}
-	for i := range m.Attachments {
-		a := &m.Attachments[i]
-		w.nodeHead("Attachment", &a.Node)
-		if a.Path != "" {
-			w.strProp(1, "Path", a.Path)
-		}
-		if a.AttachmentID != 0 {
-			w.intProp(1, "AttachmentID", int64(a.AttachmentID))
-		}
-		if a.Visibility != nil {
-			w.track(1, "Visibility", a.Visibility, 1)
-		}
-		w.nodeTail(&a.Node)
+	if b.GeosetAnimID == -1 {
+		w.flag(1, "GeosetAnimId None")
+	} else {
+		w.intProp(1, "GeosetAnimId", int64(b.GeosetAnimID))
 	}
-	if m.PivotPoints != nil {
-		w.openN(0, "PivotPoints", len(m.PivotPoints))
-		for _, v := range m.PivotPoints {
-			w.tabs(1)
-			w.vec(v[:])
-			w.b = append(w.b, ",\n"...)
-		}
-		w.end(0)
+	w.nodeTail(&b.Node)
+}
+
+func (w *mdlWriter) attachment(a *wc3.Attachment) {
+	w.nodeHead("Attachment", &a.Node)
+	if a.Path != "" {
+		w.strProp(1, "Path", a.Path)
 	}
-	for i := range m.ParticleEmitters {
-		w.particleEmitter(&m.ParticleEmitters[i])
+	if a.AttachmentID != 0 {
+		w.intProp(1, "AttachmentID", int64(a.AttachmentID))
 	}
-	for i := range m.ParticleEmitters2 {
-		w.particleEmitter2(&m.ParticleEmitters2[i])
+	if a.Visibility != nil {
+		w.track(1, "Visibility", a.Visibility, 1)
 	}
-	for i := range m.RibbonEmitters {
-		w.ribbonEmitter(&m.RibbonEmitters[i])
-	}
-	for i := range m.Cameras {
-		w.camera(&m.Cameras[i])
-	}
-	for i := range m.Events {
-		w.eventObject(&m.Events[i])
-	}
-	for i := range m.CollisionShapes {
-		w.collisionShape(&m.CollisionShapes[i])
-	}
+	w.nodeTail(&a.Node)
 }
 
 var filterNames = [...]string{"None", "Transparent", "Blend", "Additive", "AddAlpha", "Modulate", "Modulate2x"}
 
-func (w *writer) material(mt *wc3.Material) {
+func (w *mdlWriter) material(mt *wc3.Material) {
 	w.open(1, "Material")
 	for _, f := range []struct {
 		bit  uint32
@@ -494,7 +470,7 @@ func (w *writer) material(mt *wc3.Material) {
 	w.end(1)
 }
 
-func (w *writer) geoset(g *wc3.Geoset) {
+func (w *mdlWriter) geoset(g *wc3.Geoset) {
 	w.open(0, "Geoset")
 	if g.Vertices != nil {
 		w.vec3List(1, "Vertices", g.Vertices)
@@ -561,7 +537,7 @@ func (w *writer) geoset(g *wc3.Geoset) {
 	w.end(0)
 }
 
-func (w *writer) faces(g *wc3.Geoset) {
+func (w *mdlWriter) faces(g *wc3.Geoset) {
 	if len(g.FaceTypes) != len(g.FaceCounts) {
 		w.fail("geoset has %d face types but %d face counts", len(g.FaceTypes), len(g.FaceCounts))
 		return
@@ -605,7 +581,7 @@ func (w *writer) faces(g *wc3.Geoset) {
 	w.end(1)
 }
 
-func (w *writer) vec3List(d int, name string, vs [][3]float32) {
+func (w *mdlWriter) vec3List(d int, name string, vs [][3]float32) {
 	w.openN(d, name, len(vs))
 	for _, v := range vs {
 		w.tabs(d + 1)
@@ -620,7 +596,7 @@ func (w *writer) vec3List(d int, name string, vs [][3]float32) {
 	w.end(d)
 }
 
-func (w *writer) geosetAnim(ga *wc3.GeosetAnim) {
+func (w *mdlWriter) geosetAnim(ga *wc3.GeosetAnim) {
 	w.open(0, "GeosetAnim")
 	if ga.Flags&1 != 0 {
 		w.flag(1, "DropShadow")
@@ -635,7 +611,7 @@ func (w *writer) geosetAnim(ga *wc3.GeosetAnim) {
 }
 
 // nodeHead opens a node block and writes the fields every node shares except its tracks.
-func (w *writer) nodeHead(kind string, n *wc3.Node) {
+func (w *mdlWriter) nodeHead(kind string, n *wc3.Node) {
 	w.openNamed(0, kind, n.Name)
 	w.intProp(1, "ObjectId", int64(n.ObjectID))
 	if n.ParentID != -1 {
@@ -667,7 +643,7 @@ func (w *writer) nodeHead(kind string, n *wc3.Node) {
 }
 
 // nodeTail writes a node's transform tracks and closes its block.
-func (w *writer) nodeTail(n *wc3.Node) {
+func (w *mdlWriter) nodeTail(n *wc3.Node) {
 	if n.Translation != nil {
 		w.track(1, "Translation", n.Translation, 3)
 	}
@@ -682,7 +658,7 @@ func (w *writer) nodeTail(n *wc3.Node) {
 
 var lightTypes = [...]string{"Omnidirectional", "Directional", "Ambient"}
 
-func (w *writer) light(l *wc3.Light) {
+func (w *mdlWriter) light(l *wc3.Light) {
 	w.nodeHead("Light", &l.Node)
 	if int(l.Type) < len(lightTypes) {
 		w.flag(1, lightTypes[l.Type])
@@ -699,7 +675,7 @@ func (w *writer) light(l *wc3.Light) {
 	w.nodeTail(&l.Node)
 }
 
-func (w *writer) particleEmitter(e *wc3.ParticleEmitter) {
+func (w *mdlWriter) particleEmitter(e *wc3.ParticleEmitter) {
 	w.nodeHead("ParticleEmitter", &e.Node)
 	if e.Flags&0x8000 != 0 {
 		w.flag(1, "EmitterUsesMDL")
@@ -725,7 +701,7 @@ func (w *writer) particleEmitter(e *wc3.ParticleEmitter) {
 var pe2FilterNames = [...]string{"Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"}
 var headOrTailNames = [...]string{"Head", "Tail", "Both"}
 
-func (w *writer) particleEmitter2(e *wc3.ParticleEmitter2) {
+func (w *mdlWriter) particleEmitter2(e *wc3.ParticleEmitter2) {
 	w.nodeHead("ParticleEmitter2", &e.Node)
 	for _, f := range []struct {
 		bit  uint32
@@ -782,7 +758,7 @@ func (w *writer) particleEmitter2(e *wc3.ParticleEmitter2) {
 	w.nodeTail(&e.Node)
 }
 
-func (w *writer) ribbonEmitter(r *wc3.RibbonEmitter) {
+func (w *mdlWriter) ribbonEmitter(r *wc3.RibbonEmitter) {
 	w.nodeHead("RibbonEmitter", &r.Node)
 	w.animFloat(1, "HeightAbove", r.HeightAbove, 0, r.HeightAboveTrack)
 	w.animFloat(1, "HeightBelow", r.HeightBelow, 0, r.HeightBelowTrack)
@@ -808,7 +784,7 @@ func (w *writer) ribbonEmitter(r *wc3.RibbonEmitter) {
 	w.nodeTail(&r.Node)
 }
 
-func (w *writer) camera(c *wc3.Camera) {
+func (w *mdlWriter) camera(c *wc3.Camera) {
 	w.openNamed(0, "Camera", c.Name)
 	w.vecProp(1, "Position", c.Position[:])
 	if c.Translation != nil {
@@ -829,7 +805,7 @@ func (w *writer) camera(c *wc3.Camera) {
 	w.end(0)
 }
 
-func (w *writer) eventObject(e *wc3.EventObject) {
+func (w *mdlWriter) eventObject(e *wc3.EventObject) {
 	w.nodeHead("EventObject", &e.Node)
 	if e.Frames != nil {
 		w.openN(1, "EventTrack", len(e.Frames))
@@ -850,7 +826,7 @@ func (w *writer) eventObject(e *wc3.EventObject) {
 
 var shapeNames = [...]string{"Box", "Plane", "Sphere", "Cylinder"}
 
-func (w *writer) collisionShape(c *wc3.CollisionShape) {
+func (w *mdlWriter) collisionShape(c *wc3.CollisionShape) {
 	w.nodeHead("CollisionShape", &c.Node)
 	if int(c.Type) < len(shapeNames) {
 		w.flag(1, shapeNames[c.Type])
