@@ -26,7 +26,7 @@ func plainValue(v any, depth int) (value, error) {
 	if depth > maxDepth {
 		return null, fmt.Errorf("metajson: extras nest deeper than %d levels", maxDepth)
 	}
-	if isNil(v) {
+	if scene.IsNull(v) {
 		return null, nil // as encoding/json writes a nil slice or map
 	}
 	switch x := v.(type) {
@@ -108,29 +108,4 @@ func arrayOf[T any](xs []T, conv func(T) value) value {
 		items[i] = conv(x)
 	}
 	return value{k: kArr, items: items}
-}
-
-// isNil reports whether v is a nil slice or map of a plain type.
-func isNil(v any) bool {
-	switch x := v.(type) {
-	case []bool:
-		return x == nil
-	case []string:
-		return x == nil
-	case []int64:
-		return x == nil
-	case []uint64:
-		return x == nil
-	case []float32:
-		return x == nil
-	case []float64:
-		return x == nil
-	case []any:
-		return x == nil
-	case scene.Extras:
-		return x == nil
-	case map[string]any:
-		return x == nil
-	}
-	return false
 }

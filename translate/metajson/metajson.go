@@ -90,165 +90,25 @@ func EncodeError(path, format string, err error) []byte {
 	return append(b, '\n')
 }
 
+// document builds the metadata document of s; the only error is an extras value that is not
+// plain.
 func document(s *scene.Scene) (value, error) {
 	doc := newObject(12)
 	doc.add("modelfs", integer(DocVersion))
-
-	src := newObject(7)
-	src.add("path", str(s.Source.Path))
-	src.add("format", str(s.Source.Format))
-	src.add("version", integer(int64(s.Source.Version)))
-	src.add("name", str(s.Source.Name))
-	src.add("axes", str(s.Source.Axes))
-	src.add("unit", str(s.Source.Unit))
-	src.add("scale", float(s.Source.Scale, 64))
-	doc.add("source", src.v)
-
+	doc.add("source", source(&s.Source))
 	doc.add("counts", counts(s))
 	doc.add("bounds", bounds(s))
-
-	meshes := value{k: kArr, items: make([]value, 0, len(s.Meshes))}
-	for i := range s.Meshes {
-		m := &s.Meshes[i]
-		o := newObject(11)
-		o.add("name", str(m.Name))
-		o.add("vertices", integer(int64(len(m.Positions))))
-		o.add("triangles", integer(int64(len(m.Indices)/3)))
-		o.add("material", index(m.Material))
-		o.add("uvSets", integer(int64(len(m.UVs))))
-		o.add("normals", boolean(len(m.Normals) > 0))
-		o.add("colors", boolean(len(m.Colors) > 0))
-		o.add("skinned", boolean(m.Skin >= 0 && len(m.Joints) > 0))
-		o.add("skin", index(m.Skin))
-		o.add("maxInfluences", integer(int64(maxInfluences(m))))
-		if err := addExtras(o, m.Extras); err != nil {
-			return null, err
-		}
-		meshes.items = append(meshes.items, o.v)
+	b := &builder{doc: doc}
+	list(b, "meshes", s.Meshes, mesh)
+	list(b, "materials", s.Materials, material)
+	list(b, "textures", s.Textures, texture)
+	list(b, "nodes", s.Nodes, node)
+	list(b, "skins", s.Skins, skin)
+	list(b, "animations", s.Animations, animation)
+	list(b, "variants", s.Variants, func(v int, name *string) (*object, scene.Extras) { return variant(s, v, *name), nil })
+	if b.err != nil {
+		return null, b.err
 	}
-	doc.add("meshes", meshes)
-
-	mats := value{k: kArr, items: make([]value, 0, len(s.Materials))}
-	for i := range s.Materials {
-		m := &s.Materials[i]
-		o := newObject(11)
-		o.add("name", str(m.Name))
-		mode := m.AlphaMode
-		if mode == "" {
-			mode = scene.AlphaOpaque // glTF's default
-		}
-		o.add("alphaMode", str(string(mode)))
-		if m.AlphaMode == scene.AlphaMask {
-			o.add("alphaCutoff", f32(m.AlphaCutoff))
-		}
-		o.add("doubleSided", boolean(m.DoubleSided))
-		o.add("unlit", boolean(m.Unlit))
-		o.add("baseColor", f32s(m.BaseColor[:]...))
-		o.add("texture", index(m.Texture))
-		o.add("texCoord", integer(int64(m.TexCoord)))
-		o.add("flags", strs(m.Flags))
-		if err := addExtras(o, m.Extras); err != nil {
-			return null, err
-		}
-		mats.items = append(mats.items, o.v)
-	}
-	doc.add("materials", mats)
-
-	texs := value{k: kArr, items: make([]value, 0, len(s.Textures))}
-	for i := range s.Textures {
-		t := &s.Textures[i]
-		o := newObject(6)
-		o.add("path", str(t.Path))
-		if t.Resolved != "" {
-			o.add("resolved", str(t.Resolved))
-		} else {
-			o.add("resolved", null)
-		}
-		if p := t.ImagePath(); p != "" {
-			o.add("image", str(p))
-		} else {
-			o.add("image", null)
-		}
-		if t.ImageError != "" {
-			o.add("imageError", str(t.ImageError))
-		}
-		o.add("replaceable", integer(int64(t.Replaceable)))
-		o.add("guess", boolean(t.Guess))
-		o.add("wrapU", boolean(t.WrapU))
-		o.add("wrapV", boolean(t.WrapV))
-		if err := addExtras(o, t.Extras); err != nil {
-			return null, err
-		}
-		texs.items = append(texs.items, o.v)
-	}
-	doc.add("textures", texs)
-
-	nodes := value{k: kArr, items: make([]value, 0, len(s.Nodes))}
-	for i := range s.Nodes {
-		n := &s.Nodes[i]
-		o := newObject(7)
-		o.add("name", str(n.Name))
-		o.add("kind", str(string(n.Kind)))
-		o.add("parent", index(n.Parent))
-		o.add("translation", f32s(n.Translation[:]...))
-		o.add("rotation", f32s(n.Rotation[:]...))
-		o.add("scale", f32s(n.Scale[:]...))
-		if err := addExtras(o, n.Extras); err != nil {
-			return null, err
-		}
-		nodes.items = append(nodes.items, o.v)
-	}
-	doc.add("nodes", nodes)
-
-	skins := value{k: kArr, items: make([]value, 0, len(s.Skins))}
-	for i := range s.Skins {
-		sk := &s.Skins[i]
-		o := newObject(3)
-		o.add("name", str(sk.Name))
-		o.add("joints", ints(sk.Joints))
-		o.add("skeleton", index(sk.Skeleton))
-		skins.items = append(skins.items, o.v)
-	}
-	doc.add("skins", skins)
-
-	anims := value{k: kArr, items: make([]value, 0, len(s.Animations))}
-	for i := range s.Animations {
-		a := &s.Animations[i]
-		o := newObject(8)
-		o.add("name", str(a.Name))
-		o.add("start", float(a.Start, 64))
-		o.add("end", float(a.End, 64))
-		o.add("duration", f32(a.Duration))
-		o.add("looping", boolean(a.Loop))
-		o.add("channels", integer(int64(len(a.Channels))))
-		keys := 0
-		for _, ch := range a.Channels {
-			keys += len(ch.Times)
-		}
-		o.add("keys", integer(int64(keys)))
-		if err := addExtras(o, a.Extras); err != nil {
-			return null, err
-		}
-		anims.items = append(anims.items, o.v)
-	}
-	doc.add("animations", anims)
-
-	variants := value{k: kArr, items: make([]value, 0, len(s.Variants))}
-	for v, name := range s.Variants {
-		o := newObject(2)
-		o.add("name", str(name))
-		per := value{k: kArr, items: make([]value, len(s.Meshes))}
-		for i := range s.Meshes {
-			per.items[i] = null
-			if vm := s.Meshes[i].VariantMaterials; v < len(vm) {
-				per.items[i] = index(vm[v])
-			}
-		}
-		o.add("materials", per)
-		variants.items = append(variants.items, o.v)
-	}
-	doc.add("variants", variants)
-
 	ex, err := extras(s.Extras)
 	if err != nil {
 		return null, err
@@ -256,6 +116,146 @@ func document(s *scene.Scene) (value, error) {
 	doc.add("extras", ex)
 	doc.add("warnings", strs(s.Warnings))
 	return doc.v, nil
+}
+
+// builder adds arrays to a document, keeping the first error.
+type builder struct {
+	doc *object
+	err error
+}
+
+// list adds the array key of items, each made into an object by item, with the extras item
+// returns as its last member when they are not empty.
+func list[T any](b *builder, key string, items []T, item func(i int, t *T) (*object, scene.Extras)) {
+	arr := value{k: kArr, items: make([]value, 0, len(items))}
+	for i := range items {
+		o, x := item(i, &items[i])
+		if err := addExtras(o, x); err != nil && b.err == nil {
+			b.err = err
+		}
+		arr.items = append(arr.items, o.v)
+	}
+	b.doc.add(key, arr)
+}
+
+func source(src *scene.Source) value {
+	o := newObject(7)
+	o.add("path", str(src.Path))
+	o.add("format", str(src.Format))
+	o.add("version", integer(int64(src.Version)))
+	o.add("name", str(src.Name))
+	o.add("axes", str(src.Axes))
+	o.add("unit", str(src.Unit))
+	o.add("scale", float(src.Scale, 64))
+	return o.v
+}
+
+func mesh(_ int, m *scene.Mesh) (*object, scene.Extras) {
+	o := newObject(11)
+	o.add("name", str(m.Name))
+	o.add("vertices", integer(int64(len(m.Positions))))
+	o.add("triangles", integer(int64(len(m.Indices)/3)))
+	o.add("material", index(m.Material))
+	o.add("uvSets", integer(int64(len(m.UVs))))
+	o.add("normals", boolean(len(m.Normals) > 0))
+	o.add("colors", boolean(len(m.Colors) > 0))
+	o.add("skinned", boolean(m.Skin >= 0 && len(m.Joints) > 0))
+	o.add("skin", index(m.Skin))
+	o.add("maxInfluences", integer(int64(maxInfluences(m))))
+	return o, m.Extras
+}
+
+func material(_ int, m *scene.Material) (*object, scene.Extras) {
+	o := newObject(11)
+	o.add("name", str(m.Name))
+	mode := m.AlphaMode
+	if mode == "" {
+		mode = scene.AlphaOpaque // glTF's default
+	}
+	o.add("alphaMode", str(string(mode)))
+	if m.AlphaMode == scene.AlphaMask {
+		o.add("alphaCutoff", f32(m.AlphaCutoff))
+	}
+	o.add("doubleSided", boolean(m.DoubleSided))
+	o.add("unlit", boolean(m.Unlit))
+	o.add("baseColor", f32s(m.BaseColor[:]...))
+	o.add("texture", index(m.Texture))
+	o.add("texCoord", integer(int64(m.TexCoord)))
+	o.add("flags", strs(m.Flags))
+	return o, m.Extras
+}
+
+// strOrNull is a string, or null when it is empty.
+func strOrNull(s string) value {
+	if s == "" {
+		return null
+	}
+	return str(s)
+}
+
+func texture(_ int, t *scene.Texture) (*object, scene.Extras) {
+	o := newObject(6)
+	o.add("path", str(t.Path))
+	o.add("resolved", strOrNull(t.Resolved))
+	o.add("image", strOrNull(t.ImagePath()))
+	if t.ImageError != "" {
+		o.add("imageError", str(t.ImageError))
+	}
+	o.add("replaceable", integer(int64(t.Replaceable)))
+	o.add("guess", boolean(t.Guess))
+	o.add("wrapU", boolean(t.WrapU))
+	o.add("wrapV", boolean(t.WrapV))
+	return o, t.Extras
+}
+
+func node(_ int, n *scene.Node) (*object, scene.Extras) {
+	o := newObject(7)
+	o.add("name", str(n.Name))
+	o.add("kind", str(string(n.Kind)))
+	o.add("parent", index(n.Parent))
+	o.add("translation", f32s(n.Translation[:]...))
+	o.add("rotation", f32s(n.Rotation[:]...))
+	o.add("scale", f32s(n.Scale[:]...))
+	return o, n.Extras
+}
+
+func skin(_ int, sk *scene.Skin) (*object, scene.Extras) {
+	o := newObject(3)
+	o.add("name", str(sk.Name))
+	o.add("joints", ints(sk.Joints))
+	o.add("skeleton", index(sk.Skeleton))
+	return o, nil
+}
+
+func animation(_ int, a *scene.Animation) (*object, scene.Extras) {
+	o := newObject(8)
+	o.add("name", str(a.Name))
+	o.add("start", float(a.Start, 64))
+	o.add("end", float(a.End, 64))
+	o.add("duration", f32(a.Duration))
+	o.add("looping", boolean(a.Loop))
+	o.add("channels", integer(int64(len(a.Channels))))
+	keys := 0
+	for _, ch := range a.Channels {
+		keys += len(ch.Times)
+	}
+	o.add("keys", integer(int64(keys)))
+	return o, a.Extras
+}
+
+// variant lists, for variant v, each mesh's material (null where the mesh has none).
+func variant(s *scene.Scene, v int, name string) *object {
+	o := newObject(2)
+	o.add("name", str(name))
+	per := value{k: kArr, items: make([]value, len(s.Meshes))}
+	for i := range s.Meshes {
+		per.items[i] = null
+		if vm := s.Meshes[i].VariantMaterials; v < len(vm) {
+			per.items[i] = index(vm[v])
+		}
+	}
+	o.add("materials", per)
+	return o
 }
 
 func addExtras(o *object, x scene.Extras) error {

@@ -37,6 +37,34 @@ func Plain(v any) any {
 	return plain(reflect.ValueOf(v), 0)
 }
 
+// IsNull reports whether v is written as JSON null: nil, or a nil slice or map of a plain type.
+// (An Object is always an object, even when nil.)
+func IsNull(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []bool:
+		return x == nil
+	case []string:
+		return x == nil
+	case []int64:
+		return x == nil
+	case []uint64:
+		return x == nil
+	case []float32:
+		return x == nil
+	case []float64:
+		return x == nil
+	case []any:
+		return x == nil
+	case Extras:
+		return x == nil
+	case map[string]any:
+		return x == nil
+	}
+	return false
+}
+
 // MakePlain turns every extras value of s into its Plain form, in place.
 func (s *Scene) MakePlain() {
 	plainExtras(s.Extras)

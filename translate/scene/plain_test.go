@@ -176,3 +176,17 @@ func TestPlainOddities(t *testing.T) {
 		t.Errorf("an Extras inside is %T", s.Extras["c"])
 	}
 }
+
+func TestIsNull(t *testing.T) {
+	for _, v := range []any{nil, []bool(nil), []string(nil), []int64(nil), []uint64(nil), []float32(nil),
+		[]float64(nil), []any(nil), Extras(nil), map[string]any(nil)} {
+		if !IsNull(v) {
+			t.Errorf("IsNull(%#v) = false", v)
+		}
+	}
+	for _, v := range []any{Object(nil), []any{}, Extras{}, "", 0, false} {
+		if IsNull(v) {
+			t.Errorf("IsNull(%#v) = true", v)
+		}
+	}
+}

@@ -203,22 +203,9 @@ func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, ur
 		b = w.int(b, buf.ByteLength)
 		b = append(b, "}]"...)
 	}
-	if len(doc.Extensions) > 0 {
-		b = w.key(b, &first, `"extensions":`)
-		b = w.value(b, doc.Extensions)
-	}
-	if doc.Extras != nil {
-		b = w.key(b, &first, `"extras":`)
-		b = w.value(b, doc.Extras)
-	}
-	if len(doc.ExtensionsUsed) > 0 {
-		b = w.key(b, &first, `"extensionsUsed":`)
-		b = w.strings(b, doc.ExtensionsUsed)
-	}
-	if len(doc.ExtensionsRequired) > 0 {
-		b = w.key(b, &first, `"extensionsRequired":`)
-		b = w.strings(b, doc.ExtensionsRequired)
-	}
+	b = w.common(b, &first, doc.Extensions, doc.Extras, "")
+	b = appendList(&w, b, &first, `"extensionsUsed":`, doc.ExtensionsUsed, appendJSONString)
+	b = appendList(&w, b, &first, `"extensionsRequired":`, doc.ExtensionsRequired, appendJSONString)
 	b = appendList(&w, b, &first, `"accessors":`, doc.Accessors, w.accessor)
 	b = appendList(&w, b, &first, `"animations":`, doc.Animations, w.animation)
 	b = w.key(b, &first, `"asset":`)
@@ -233,37 +220,9 @@ func appendDocument(dst []byte, doc *gltf.Document, binary bool) (out []byte, ur
 		b = w.key(b, &first, `"scene":`)
 		b = w.int(b, *doc.Scene)
 	}
-	if len(doc.Scenes) > 0 {
-		b = w.key(b, &first, `"scenes":`)
-		b = append(b, '[')
-		for i, s := range doc.Scenes {
-			b = w.comma(b, i)
-			b = append(b, '{')
-			f := true
-			b = w.common(b, &f, s.Extensions, s.Extras, s.Name)
-			if len(s.Nodes) > 0 {
-				b = w.key(b, &f, `"nodes":`)
-				b = w.ints(b, s.Nodes)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(&w, b, &first, `"scenes":`, doc.Scenes, w.scene)
 	b = appendList(&w, b, &first, `"skins":`, doc.Skins, w.skin)
-	if len(doc.Textures) > 0 {
-		b = w.key(b, &first, `"textures":`)
-		b = append(b, '[')
-		for i, t := range doc.Textures {
-			b = w.comma(b, i)
-			b = append(b, '{')
-			f := true
-			b = w.common(b, &f, t.Extensions, t.Extras, t.Name)
-			b = w.optIndex(b, &f, `"sampler":`, t.Sampler)
-			b = w.optIndex(b, &f, `"source":`, t.Source)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(&w, b, &first, `"textures":`, doc.Textures, w.texture)
 	b = append(b, '}')
 	if w.err != nil {
 		return dst, -1, w.err
@@ -295,13 +254,33 @@ func appendList[T any](w *jsonWriter, b []byte, first *bool, key string, list []
 	if len(list) == 0 {
 		return b
 	}
-	b = w.key(b, first, key)
+	return array(w, w.key(b, first, key), list, elem)
+}
+
+// array writes list as a JSON array, each element written by elem.
+func array[T any](w *jsonWriter, b []byte, list []T, elem func([]byte, T) []byte) []byte {
 	b = append(b, '[')
 	for i, x := range list {
 		b = w.comma(b, i)
 		b = elem(b, x)
 	}
 	return append(b, ']')
+}
+
+// arrayOrNull is array, with null for a nil list as encoding/json writes it.
+func arrayOrNull[T any](w *jsonWriter, b []byte, list []T, elem func([]byte, T) []byte) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	return array(w, b, list, elem)
+}
+
+// optString writes a string member unless it is empty.
+func (w *jsonWriter) optString(b []byte, first *bool, k, v string) []byte {
+	if v == "" {
+		return b
+	}
+	return appendJSONString(w.key(b, first, k), v)
 }
 
 // common writes the extensions, extras and name members that most glTF objects start with.
@@ -314,11 +293,7 @@ func (w *jsonWriter) common(b []byte, first *bool, ext gltf.Extensions, extras a
 		b = w.key(b, first, `"extras":`)
 		b = w.value(b, extras)
 	}
-	if name != "" {
-		b = w.key(b, first, `"name":`)
-		b = appendJSONString(b, name)
-	}
-	return b
+	return w.optString(b, first, `"name":`, name)
 }
 
 // optIndex writes an optional index member.
@@ -391,29 +366,17 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 	"8081828384858687888990919293949596979899"
 
 func (w *jsonWriter) ints(b []byte, v []int) []byte {
-	if v == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range v {
-		b = w.comma(b, i)
-		b = appendInt(b, x)
-	}
-	return append(b, ']')
+	return arrayOrNull(w, b, v, appendInt)
 }
 
 // uint32s writes v as an array of numbers.
 func (w *jsonWriter) uint32s(b []byte, v []uint32) []byte {
-	b = append(b, '[')
-	for i, x := range v {
-		b = w.comma(b, i)
+	return array(w, b, v, func(b []byte, x uint32) []byte {
 		if x < 1e8 {
-			b = appendInt(b, int(x))
-		} else {
-			b = strconv.AppendUint(b, uint64(x), 10)
+			return appendInt(b, int(x))
 		}
-	}
-	return append(b, ']')
+		return strconv.AppendUint(b, uint64(x), 10)
+	})
 }
 
 func (w *jsonWriter) float(b []byte, f float64) []byte {
@@ -446,32 +409,11 @@ func (w *jsonWriter) memoFloat(b []byte, f float64, size int) []byte {
 	return b
 }
 
-func (w *jsonWriter) float32s(b []byte, v []float32) []byte {
-	b = append(b, '[')
-	for i, f := range v {
-		b = w.comma(b, i)
-		b = w.float32(b, f)
-	}
-	return append(b, ']')
-}
+func (w *jsonWriter) float32s(b []byte, v []float32) []byte { return array(w, b, v, w.float32) }
 
-func (w *jsonWriter) floats(b []byte, v []float64) []byte {
-	b = append(b, '[')
-	for i, f := range v {
-		b = w.comma(b, i)
-		b = w.float(b, f)
-	}
-	return append(b, ']')
-}
+func (w *jsonWriter) floats(b []byte, v []float64) []byte { return array(w, b, v, w.float) }
 
-func (w *jsonWriter) strings(b []byte, v []string) []byte {
-	b = append(b, '[')
-	for i, s := range v {
-		b = w.comma(b, i)
-		b = appendJSONString(b, s)
-	}
-	return append(b, ']')
-}
+func (w *jsonWriter) strings(b []byte, v []string) []byte { return array(w, b, v, appendJSONString) }
 
 // value writes an extras or extensions value: open-ended data (any, maps of any), written
 // directly where anyValue knows the type and by encoding/json otherwise, as qmuntal does.
@@ -531,37 +473,17 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	case []string:
 		b = w.strings(b, x)
 	case []bool:
-		b = append(b, '[')
-		for i, e := range x {
-			b = w.comma(b, i)
-			b = strconv.AppendBool(b, e)
-		}
-		b = append(b, ']')
+		b = array(w, b, x, strconv.AppendBool)
 	case []int:
 		b = w.ints(b, x)
 	case []int64:
-		b = append(b, '[')
-		for i, n := range x {
-			b = w.comma(b, i)
-			b = strconv.AppendInt(b, n, 10)
-		}
-		b = append(b, ']')
+		b = array(w, b, x, func(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) })
 	case []uint64:
-		b = append(b, '[')
-		for i, n := range x {
-			b = w.comma(b, i)
-			b = strconv.AppendUint(b, n, 10)
-		}
-		b = append(b, ']')
+		b = array(w, b, x, func(b []byte, n uint64) []byte { return strconv.AppendUint(b, n, 10) })
 	case []uint32:
 		b = w.uint32s(b, x)
 	case []int32:
-		b = append(b, '[')
-		for i, n := range x {
-			b = w.comma(b, i)
-			b = strconv.AppendInt(b, int64(n), 10)
-		}
-		b = append(b, ']')
+		b = array(w, b, x, func(b []byte, n int32) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	case []float64:
 		b = w.floats(b, x)
 	case []float32:
@@ -579,12 +501,7 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	case [2]uint32:
 		b = w.uint32s(b, x[:])
 	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			b = w.comma(b, i)
-			b = w.anyValue(b, e, depth+1)
-		}
-		b = append(b, ']')
+		b = array(w, b, x, func(b []byte, e any) []byte { return w.anyValue(b, e, depth+1) })
 	case scene.Object:
 		b = append(b, '{')
 		for i, m := range x {
@@ -608,28 +525,14 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 // isNilSlice reports whether v is a nil slice of one of the types anyValue writes.
 func isNilSlice(v any) bool {
 	switch x := v.(type) {
-	case []string:
-		return x == nil
-	case []bool:
-		return x == nil
 	case []int:
 		return x == nil
 	case []int32:
 		return x == nil
-	case []int64:
-		return x == nil
 	case []uint32:
 		return x == nil
-	case []uint64:
-		return x == nil
-	case []float32:
-		return x == nil
-	case []float64:
-		return x == nil
-	case []any:
-		return x == nil
 	}
-	return false
+	return v != nil && scene.IsNull(v)
 }
 
 // mapValue writes m as encoding/json writes a map with string keys: null when nil, else the
@@ -694,32 +597,16 @@ type mapEntry struct {
 func (w *jsonWriter) asset(b []byte, a *gltf.Asset) []byte {
 	b = append(b, '{')
 	f := true
-	if len(a.Extensions) > 0 {
-		b = w.key(b, &f, `"extensions":`)
-		b = w.value(b, a.Extensions)
-	}
-	if a.Extras != nil {
-		b = w.key(b, &f, `"extras":`)
-		b = w.value(b, a.Extras)
-	}
-	if a.Copyright != "" {
-		b = w.key(b, &f, `"copyright":`)
-		b = appendJSONString(b, a.Copyright)
-	}
-	if a.Generator != "" {
-		b = w.key(b, &f, `"generator":`)
-		b = appendJSONString(b, a.Generator)
-	}
+	b = w.common(b, &f, a.Extensions, a.Extras, "")
+	b = w.optString(b, &f, `"copyright":`, a.Copyright)
+	b = w.optString(b, &f, `"generator":`, a.Generator)
 	b = w.key(b, &f, `"version":`)
 	if a.Version == "" {
 		b = append(b, `"2.0"`...) // qmuntal's default
 	} else {
 		b = appendJSONString(b, a.Version)
 	}
-	if a.MinVersion != "" {
-		b = w.key(b, &f, `"minVersion":`)
-		b = appendJSONString(b, a.MinVersion)
-	}
+	b = w.optString(b, &f, `"minVersion":`, a.MinVersion)
 	return append(b, '}')
 }
 
@@ -754,50 +641,40 @@ func (w *jsonWriter) animation(b []byte, a *gltf.Animation) []byte {
 	f := true
 	b = w.common(b, &f, a.Extensions, a.Extras, a.Name)
 	b = w.key(b, &f, `"channels":`)
-	if a.Channels == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, c := range a.Channels {
-			b = w.comma(b, i)
-			b = append(b, '{')
-			cf := true
-			b = w.common(b, &cf, c.Extensions, c.Extras, "")
-			b = w.key(b, &cf, `"sampler":`)
-			b = w.int(b, c.Sampler)
-			b = w.key(b, &cf, `"target":{`)
-			t := &c.Target
-			tf := true
-			b = w.common(b, &tf, t.Extensions, t.Extras, "")
-			b = w.optIndex(b, &tf, `"node":`, t.Node)
-			b = w.key(b, &tf, `"path":`)
-			b = appendJSONString(b, string(t.Path))
-			b = append(b, "}}"...)
-		}
-		b = append(b, ']')
-	}
+	b = arrayOrNull(w, b, a.Channels, w.channel)
 	b = w.key(b, &f, `"samplers":`)
-	if a.Samplers == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, s := range a.Samplers {
-			b = w.comma(b, i)
-			b = append(b, '{')
-			sf := true
-			b = w.common(b, &sf, s.Extensions, s.Extras, "")
-			b = w.key(b, &sf, `"input":`)
-			b = w.int(b, s.Input)
-			if s.Interpolation != gltf.InterpolationLinear {
-				b = w.key(b, &sf, `"interpolation":`)
-				b = append(b, interpolationNames[s.Interpolation]...)
-			}
-			b = w.key(b, &sf, `"output":`)
-			b = w.int(b, s.Output)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	b = arrayOrNull(w, b, a.Samplers, w.animSampler)
+	return append(b, '}')
+}
+
+func (w *jsonWriter) channel(b []byte, c *gltf.AnimationChannel) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, c.Extensions, c.Extras, "")
+	b = w.key(b, &f, `"sampler":`)
+	b = w.int(b, c.Sampler)
+	b = w.key(b, &f, `"target":{`)
+	t := &c.Target
+	tf := true
+	b = w.common(b, &tf, t.Extensions, t.Extras, "")
+	b = w.optIndex(b, &tf, `"node":`, t.Node)
+	b = w.key(b, &tf, `"path":`)
+	b = appendJSONString(b, string(t.Path))
+	return append(b, "}}"...)
+}
+
+func (w *jsonWriter) animSampler(b []byte, s *gltf.AnimationSampler) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, s.Extensions, s.Extras, "")
+	b = w.key(b, &f, `"input":`)
+	b = w.int(b, s.Input)
+	if s.Interpolation != gltf.InterpolationLinear {
+		b = w.key(b, &f, `"interpolation":`)
+		b = append(b, interpolationNames[s.Interpolation]...)
 	}
+	b = w.key(b, &f, `"output":`)
+	b = w.int(b, s.Output)
 	return append(b, '}')
 }
 
@@ -812,10 +689,7 @@ func (w *jsonWriter) bufferView(b []byte, v *gltf.BufferView) []byte {
 	b = w.int(b, v.ByteLength)
 	b = w.optInt(b, &f, `"byteStride":`, v.ByteStride)
 	b = w.optInt(b, &f, `"target":`, int(v.Target))
-	if v.Name != "" {
-		b = w.key(b, &f, `"name":`)
-		b = appendJSONString(b, v.Name)
-	}
+	b = w.optString(b, &f, `"name":`, v.Name)
 	return append(b, '}')
 }
 
@@ -823,14 +697,8 @@ func (w *jsonWriter) image(b []byte, im *gltf.Image) []byte {
 	b = append(b, '{')
 	f := true
 	b = w.common(b, &f, im.Extensions, im.Extras, im.Name)
-	if im.URI != "" {
-		b = w.key(b, &f, `"uri":`)
-		b = appendJSONString(b, im.URI)
-	}
-	if im.MimeType != "" {
-		b = w.key(b, &f, `"mimeType":`)
-		b = appendJSONString(b, im.MimeType)
-	}
+	b = w.optString(b, &f, `"uri":`, im.URI)
+	b = w.optString(b, &f, `"mimeType":`, im.MimeType)
 	b = w.optIndex(b, &f, `"bufferView":`, im.BufferView)
 	return append(b, '}')
 }
@@ -911,16 +779,7 @@ func (w *jsonWriter) mesh(b []byte, m *gltf.Mesh) []byte {
 	f := true
 	b = w.common(b, &f, m.Extensions, m.Extras, m.Name)
 	b = w.key(b, &f, `"primitives":`)
-	if m.Primitives == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, p := range m.Primitives {
-			b = w.comma(b, i)
-			b = w.primitive(b, p)
-		}
-		b = append(b, ']')
-	}
+	b = arrayOrNull(w, b, m.Primitives, w.primitive)
 	if len(m.Weights) > 0 {
 		b = w.key(b, &f, `"weights":`)
 		b = w.floats(b, m.Weights)
@@ -1016,6 +875,23 @@ func (w *jsonWriter) sampler(b []byte, s *gltf.Sampler) []byte {
 		b = w.key(b, &f, `"wrapT":`)
 		b = append(b, wrapCodes[s.WrapT]...)
 	}
+	return append(b, '}')
+}
+
+func (w *jsonWriter) scene(b []byte, s *gltf.Scene) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, s.Extensions, s.Extras, s.Name)
+	b = appendList(w, b, &f, `"nodes":`, s.Nodes, appendInt)
+	return append(b, '}')
+}
+
+func (w *jsonWriter) texture(b []byte, t *gltf.Texture) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, t.Extensions, t.Extras, t.Name)
+	b = w.optIndex(b, &f, `"sampler":`, t.Sampler)
+	b = w.optIndex(b, &f, `"source":`, t.Source)
 	return append(b, '}')
 }
 
