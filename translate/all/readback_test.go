@@ -290,7 +290,7 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 		win := anim.Window{Start: int64(seq.Interval[0]), End: int64(seq.Interval[1])}
 		channels := map[[2]int]*gltf.AnimationSampler{}
 		for _, ch := range ga.Channels {
-			channels[[2]int{int(*ch.Target.Node), pathIndex(scene.Path(ch.Target.Path))}] = ga.Samplers[ch.Sampler]
+			channels[[2]int{int(*ch.Target.Node), scene.Path(ch.Target.Path).Index()}] = ga.Samplers[ch.Sampler]
 		}
 		read := map[int][]float32{}
 		floats := func(acc int) []float32 {
@@ -325,7 +325,7 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 				return convert(v, path, restOffset(s, n, path))
 			})
 			file := pose(s, func(n int, path scene.Path) []float64 {
-				smp := channels[[2]int{n, pathIndex(path)}]
+				smp := channels[[2]int{n, path.Index()}]
 				if smp == nil {
 					return nil
 				}
@@ -348,16 +348,6 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 }
 
 func sq(x float64) float64 { return x * x }
-
-func pathIndex(p scene.Path) int {
-	switch p {
-	case scene.PathRotation:
-		return 1
-	case scene.PathScale:
-		return 2
-	}
-	return 0
-}
 
 // pose places every node of s in the world, each with the local translation, rotation and
 // scale value returns (nil: the rest value), and returns their positions.

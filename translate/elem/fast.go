@@ -76,27 +76,21 @@ func lineEnd(data []byte, i int) (int, bool) {
 	return i + 1, true
 }
 
-// fastFloats reads the next line as exactly len(dst) ':'-separated numbers, optionally quoted.
-func (p *parser) fastFloats(dst []float32) bool {
-	data := p.data
-	i := lineStart(data, p.pos)
-	quoted := i < len(data) && data[i] == '"'
+// fastOpen starts reading the next line: where its content starts, after the indent and an
+// opening quote if there is one.
+func (p *parser) fastOpen() (i int, quoted bool) {
+	i = lineStart(p.data, p.pos)
+	quoted = i < len(p.data) && p.data[i] == '"'
 	if quoted {
 		i++
 	}
-	for k := range dst {
-		if k > 0 {
-			if i >= len(data) || data[i] != ':' {
-				return false
-			}
-			i++
-		}
-		v, j, ok := number(data, i)
-		if !ok {
-			return false
-		}
-		dst[k], i = v, j
-	}
+	return i, quoted
+}
+
+// fastClose ends a line whose content stops at i: the closing quote if it opened with one,
+// then only blanks. It moves past the line and reports true, or false if the line is not done.
+func (p *parser) fastClose(i int, quoted bool) bool {
+	data := p.data
 	if quoted {
 		if i >= len(data) || data[i] != '"' {
 			return false
@@ -112,14 +106,30 @@ func (p *parser) fastFloats(dst []float32) bool {
 	return true
 }
 
+// fastFloats reads the next line as exactly len(dst) ':'-separated numbers, optionally quoted.
+func (p *parser) fastFloats(dst []float32) bool {
+	data := p.data
+	i, quoted := p.fastOpen()
+	for k := range dst {
+		if k > 0 {
+			if i >= len(data) || data[i] != ':' {
+				return false
+			}
+			i++
+		}
+		v, j, ok := number(data, i)
+		if !ok {
+			return false
+		}
+		dst[k], i = v, j
+	}
+	return p.fastClose(i, quoted)
+}
+
 // fastFace reads the next line as "3,i:j:k", optionally quoted.
 func (p *parser) fastFace(f *[3]uint32) bool {
 	data := p.data
-	i := lineStart(data, p.pos)
-	quoted := i < len(data) && data[i] == '"'
-	if quoted {
-		i++
-	}
+	i, quoted := p.fastOpen()
 	if i+2 > len(data) || data[i] != '3' || data[i+1] != ',' {
 		return false
 	}
@@ -137,29 +147,13 @@ func (p *parser) fastFace(f *[3]uint32) bool {
 		}
 		f[k], i = v, j
 	}
-	if quoted {
-		if i >= len(data) || data[i] != '"' {
-			return false
-		}
-		i++
-	}
-	next, ok := lineEnd(data, i)
-	if !ok || next-p.pos > maxLine {
-		return false
-	}
-	p.pos = next
-	p.lineNo++
-	return true
+	return p.fastClose(i, quoted)
 }
 
 // fastBlend reads the next line as "vertex,weight", bare or quoted.
 func (p *parser) fastBlend() (uint32, float32, bool) {
 	data := p.data
-	i := lineStart(data, p.pos)
-	quoted := i < len(data) && data[i] == '"'
-	if quoted {
-		i++
-	}
+	i, quoted := p.fastOpen()
 	v, i, ok := uintAt(data, i)
 	if !ok || i >= len(data) || data[i] != ',' {
 		return 0, 0, false
@@ -168,18 +162,9 @@ func (p *parser) fastBlend() (uint32, float32, bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	if quoted {
-		if i >= len(data) || data[i] != '"' {
-			return 0, 0, false
-		}
-		i++
-	}
-	next, ok := lineEnd(data, i)
-	if !ok || next-p.pos > maxLine {
+	if !p.fastClose(i, quoted) {
 		return 0, 0, false
 	}
-	p.pos = next
-	p.lineNo++
 	return v, w, true
 }
 

@@ -320,38 +320,43 @@ func (p *parser) mesh() Mesh {
 	return m
 }
 
-func (p *parser) vec3s(dst [][3]float32, what string) [][3]float32 {
-	var v [3]float32
+// rows reads a scope of data lines of len(v) numbers each into v, calling add after each.
+func (p *parser) rows(what string, v []float32, add func()) {
 	p.scope(func() {
 		if p.kind != lData {
 			p.unknown()
 			return
 		}
-		p.floats(p.val, v[:], what)
-		dst = append(dst, v)
-		for p.fastFloats(v[:]) {
-			dst = append(dst, v)
+		p.floats(p.val, v, what)
+		add()
+		for p.fastFloats(v) {
+			add()
 		}
 		p.next()
 	})
+}
+
+func (p *parser) vec3s(dst [][3]float32, what string) [][3]float32 {
+	var v [3]float32
+	p.rows(what, v[:], func() { dst = append(dst, v) })
 	return dst
 }
 
 func (p *parser) vec2s(dst [][2]float32, what string) [][2]float32 {
 	var v [2]float32
-	p.scope(func() {
-		if p.kind != lData {
-			p.unknown()
-			return
-		}
-		p.floats(p.val, v[:], what)
-		dst = append(dst, v)
-		for p.fastFloats(v[:]) {
-			dst = append(dst, v)
-		}
-		p.next()
-	})
+	p.rows(what, v[:], func() { dst = append(dst, v) })
 	return dst
+}
+
+// splitComma splits the current data line, unquoted, at its first comma into the trimmed part
+// before it and the rest; a line without one fails as not being of the form given.
+func (p *parser) splitComma(what, form string) (head, rest []byte) {
+	b := unquote(p.val)
+	c := bytes.IndexByte(b, ',')
+	if c < 0 {
+		p.failf("%s: %s is not %s", what, clip(b), form)
+	}
+	return trim(b[:c]), b[c+1:]
 }
 
 // faces reads VertexIndices lines "3,i:j:k".
@@ -361,17 +366,12 @@ func (p *parser) faces(dst [][3]uint32) [][3]uint32 {
 			p.unknown()
 			return
 		}
-		b := unquote(p.val)
-		c := bytes.IndexByte(b, ',')
-		if c < 0 {
-			p.failf("VertexIndices: %s is not count,i:j:k", clip(b))
-		}
-		n := p.integer(trim(b[:c]), "VertexIndices count")
+		head, rest := p.splitComma("VertexIndices", "count,i:j:k")
+		n := p.integer(head, "VertexIndices count")
 		if n != 3 {
 			p.failf("VertexIndices: a face with %d vertices; only triangles (3) are allowed", n)
 		}
 		var f [3]uint32
-		rest := b[c+1:]
 		for k := 0; k < 3; k++ {
 			part := rest
 			if k < 2 {
@@ -414,18 +414,14 @@ func (p *parser) blendPart() BlendPart {
 					p.unknown()
 					return
 				}
-				b := unquote(p.val)
-				c := bytes.IndexByte(b, ',')
-				if c < 0 {
-					p.failf("VertexBlend: %s is not vertex,weight", clip(b))
-				}
-				v, ok := parseInt(trim(b[:c]))
+				head, rest := p.splitComma("VertexBlend", "vertex,weight")
+				v, ok := parseInt(head)
 				if !ok || v < 0 {
-					p.failf("VertexBlend: %s is not a vertex index", clip(b[:c]))
+					p.failf("VertexBlend: %s is not a vertex index", clip(head))
 				}
-				w, ok := parseFloat32(trim(b[c+1:]))
+				w, ok := parseFloat32(trim(rest))
 				if !ok {
-					p.failf("VertexBlend: %s is not a weight", clip(b[c+1:]))
+					p.failf("VertexBlend: %s is not a weight", clip(rest))
 				}
 				bp.Vertices = append(bp.Vertices, uint32(v))
 				bp.Weights = append(bp.Weights, w)

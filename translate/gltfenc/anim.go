@@ -64,7 +64,7 @@ func (e *encoder) animations() {
 			if !e.channelOK(c) {
 				continue // inconsistent channels are dropped
 			}
-			t := 3*c.Node + pathIndex(c.Path)
+			t := 3*c.Node + c.Path.Index()
 			if seen[t] == stamp {
 				continue // glTF forbids two channels on one target
 			}
@@ -96,17 +96,6 @@ func (e *encoder) animations() {
 		v.ByteOffset, v.ByteLength = start, len(e.bin.b)-start
 		e.bin.pad()
 	}
-}
-
-// pathIndex numbers the channel paths channelOK accepts: 0, 1, 2.
-func pathIndex(p scene.Path) int {
-	switch p {
-	case scene.PathRotation:
-		return 1
-	case scene.PathScale:
-		return 2
-	}
-	return 0
 }
 
 // channelOK reports whether c is consistent enough to write.

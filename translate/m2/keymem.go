@@ -1,8 +1,6 @@
 package m2
 
 import (
-	"sync"
-
 	"github.com/modelfs/modelfs/translate/internal/arena"
 )
 
@@ -15,31 +13,15 @@ type keyMem struct {
 	vertices arena.Arena[Vertex]
 }
 
-// keyMemPool recycles the key memory of models that DecodeWith has built and dropped.
-var keyMemPool sync.Pool // of *keyMem
-
-// maxPooledKeys is the most key memory kept for reuse, so that one huge model does not pin its
-// keys for the life of the process.
-const maxPooledKeys = 64 << 20
+// keyMemPool recycles the key memory of models that DecodeWith has built and dropped, up to
+// 64 MiB each.
+var keyMemPool = arena.Pool[keyMem]{Limit: 64 << 20}
 
 // getKeyMem returns key memory for one model, reused when the pool has some.
-func getKeyMem() *keyMem {
-	if m, ok := keyMemPool.Get().(*keyMem); ok {
-		return m
-	}
-	return &keyMem{}
-}
+func getKeyMem() *keyMem { return keyMemPool.Get() }
 
 // putKeyMem returns km to the pool. Nothing read into it (the model's tracks) may be used
 // afterwards.
 func putKeyMem(km *keyMem) {
-	km.times.Reset()
-	km.values.Reset()
-	km.ranges.Reset()
-	km.keyLists.Reset()
-	km.vertices.Reset()
-	if km.times.Bytes()+km.values.Bytes()+km.ranges.Bytes()+km.keyLists.Bytes()+km.vertices.Bytes() > maxPooledKeys {
-		return
-	}
-	keyMemPool.Put(km)
+	keyMemPool.Put(km, &km.times, &km.values, &km.ranges, &km.keyLists, &km.vertices)
 }

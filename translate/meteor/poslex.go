@@ -2,9 +2,7 @@ package meteor
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"math/bits"
 
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -69,17 +67,7 @@ func (lx *posLexer) fill() {
 		for pos < len(d) {
 			c := d[pos]
 			if c == ' ' {
-				// Runs of spaces (indentation, aligned columns) are most of the blank bytes: take
-				// them eight at a time.
-				pos++
-				for pos+8 <= len(d) {
-					x := binary.LittleEndian.Uint64(d[pos:]) ^ 0x2020202020202020
-					if x != 0 {
-						pos += bits.TrailingZeros64(x) >> 3
-						break
-					}
-					pos += 8
-				}
+				pos = spaces(d, pos+1)
 				continue
 			}
 			if c > ' ' {

@@ -74,6 +74,19 @@ func (lx *lexer) skip() {
 	lx.pos, lx.line, lx.newLine = lx.skipFrom(lx.pos, lx.line, lx.newLine)
 }
 
+// spaces returns the end of the run of spaces at d[pos:]. Runs of spaces (indentation, aligned
+// columns) are most of the blank bytes of the game's files, so it takes them eight at a time.
+func spaces(d []byte, pos int) int {
+	for pos+8 <= len(d) {
+		x := binary.LittleEndian.Uint64(d[pos:]) ^ 0x2020202020202020
+		if x != 0 {
+			return pos + bits.TrailingZeros64(x)>>3
+		}
+		pos += 8
+	}
+	return pos
+}
+
 // skipFrom returns the position of the next token at or after pos, and the line count and
 // new-line flag there. Taking and returning the state as values keeps it in registers.
 func (lx *lexer) skipFrom(pos, line int, newLine bool) (int, int, bool) {
@@ -82,17 +95,7 @@ func (lx *lexer) skipFrom(pos, line int, newLine bool) (int, int, bool) {
 		c := d[pos]
 		switch {
 		case c == ' ':
-			// Runs of spaces (indentation, aligned columns) are most of the blank bytes: take
-			// them eight at a time.
-			pos++
-			for pos+8 <= len(d) {
-				x := binary.LittleEndian.Uint64(d[pos:]) ^ 0x2020202020202020
-				if x != 0 {
-					pos += bits.TrailingZeros64(x) >> 3
-					break
-				}
-				pos += 8
-			}
+			pos = spaces(d, pos+1)
 		case c == '\n':
 			line++
 			newLine = true

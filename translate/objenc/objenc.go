@@ -91,29 +91,13 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 		b = append(b, objNames[i]...)
 		b = append(b, '\n')
 		for _, p := range m.Positions {
-			b = append(b, 'v', ' ')
-			b = appendFloat(b, p[0])
-			b = append(b, ' ')
-			b = appendFloat(b, p[1])
-			b = append(b, ' ')
-			b = appendFloat(b, p[2])
-			b = append(b, '\n')
+			b = appendLine(b, "v", p[:]...)
 		}
 		for _, uv := range uvs {
-			b = append(b, 'v', 't', ' ')
-			b = appendFloat(b, uv[0])
-			b = append(b, ' ')
-			b = appendFloat(b, 1-uv[1])
-			b = append(b, '\n')
+			b = appendLine(b, "vt", uv[0], 1-uv[1])
 		}
 		for _, n := range normals {
-			b = append(b, 'v', 'n', ' ')
-			b = appendFloat(b, n[0])
-			b = append(b, ' ')
-			b = appendFloat(b, n[1])
-			b = append(b, ' ')
-			b = appendFloat(b, n[2])
-			b = append(b, '\n')
+			b = appendLine(b, "vn", n[:]...)
 		}
 		b = append(b, "usemtl "...)
 		if mi := m.Material; mi >= 0 && mi < len(matNames) {
@@ -284,6 +268,16 @@ func header(b []byte, s *scene.Scene, kind string) []byte {
 		b = append(b, '\n')
 	}
 	return b
+}
+
+// appendLine appends a line of the statement tag with the numbers v.
+func appendLine(b []byte, tag string, v ...float32) []byte {
+	b = append(b, tag...)
+	for _, x := range v {
+		b = append(b, ' ')
+		b = appendFloat(b, x)
+	}
+	return append(b, '\n')
 }
 
 // appendFloat writes v in the shortest form that reads back as the same float32; negative

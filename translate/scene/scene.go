@@ -57,6 +57,18 @@ func (p Path) Width() int {
 	return 3
 }
 
+// Index numbers the paths translation, rotation and scale 0, 1 and 2, for tables kept per
+// node and path; other values give 0.
+func (p Path) Index() int {
+	switch p {
+	case PathRotation:
+		return 1
+	case PathScale:
+		return 2
+	}
+	return 0
+}
+
 // Interp is a glTF interpolation mode.
 type Interp string
 

@@ -34,3 +34,23 @@ func TestReuse(t *testing.T) {
 		t.Errorf("takes after Reserve do not share its block")
 	}
 }
+
+// A set of arenas over the pool's limit is dropped; one within it is reset and kept.
+func TestPoolLimit(t *testing.T) {
+	type set struct{ a, b Arena[int64] }
+	p := Pool[set]{Limit: 1 << 10}
+	small := p.Get()
+	small.a.Take(10)
+	p.Put(small, &small.a, &small.b)
+	if small.a.used != 0 {
+		t.Fatal("Put did not reset the arenas")
+	}
+	big := new(set)
+	big.b.Take(1 << 10) // 8 KiB
+	p.Put(big, &big.a, &big.b)
+	for range 10 {
+		if p.Get() == big {
+			t.Fatal("a set over the limit went back to the pool")
+		}
+	}
+}

@@ -7,7 +7,6 @@ package scenemem
 
 import (
 	"math"
-	"sync"
 
 	"github.com/modelfs/modelfs/translate/internal/arena"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -24,34 +23,15 @@ type Mem struct {
 	Indices       arena.Arena[uint32]
 }
 
-var pool sync.Pool // of *Mem
-
-// maxPooled is the most memory a Mem may keep to go back to the pool, so that one huge model
-// does not pin its arrays for the life of the process.
-const maxPooled = 64 << 20
+// pool keeps the memory of released scenes, up to 64 MiB each.
+var pool = arena.Pool[Mem]{Limit: 64 << 20}
 
 // Get returns memory for one scene, reused when a released scene left some.
-func Get() *Mem {
-	if m, ok := pool.Get().(*Mem); ok {
-		return m
-	}
-	return new(Mem)
-}
+func Get() *Mem { return pool.Get() }
 
 // Put returns m to the pool. Nothing carved from it may be used afterwards.
 func (m *Mem) Put() {
-	m.Times.Reset()
-	m.Values.Reset()
-	m.Vec3.Reset()
-	m.Vec2.Reset()
-	m.Joints.Reset()
-	m.Weights.Reset()
-	m.Indices.Reset()
-	n := m.Times.Bytes() + m.Values.Bytes() + m.Vec3.Bytes() + m.Vec2.Bytes() +
-		m.Joints.Bytes() + m.Weights.Bytes() + m.Indices.Bytes()
-	if n <= maxPooled {
-		pool.Put(m)
-	}
+	pool.Put(m, &m.Times, &m.Values, &m.Vec3, &m.Vec2, &m.Joints, &m.Weights, &m.Indices)
 }
 
 // Attach makes s's Release put m back: s is built from m and handed to its owner.

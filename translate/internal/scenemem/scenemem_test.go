@@ -7,7 +7,7 @@ import (
 )
 
 // TestAttach checks that a scene's Release hands its memory back for the next Get, and that a
-// Mem grown past maxPooled is left to the garbage collector.
+// Mem grown past the pool's limit is left to the garbage collector.
 func TestAttach(t *testing.T) {
 	m := Get()
 	v := m.Vec3.Take(100)
@@ -22,11 +22,11 @@ func TestAttach(t *testing.T) {
 		}
 	}
 	big := new(Mem)
-	big.Values.Take(maxPooled/4 + 1)
+	big.Values.Take(pool.Limit/4 + 1)
 	big.Put()
 	for range 3 {
 		if Get() == big {
-			t.Fatal("memory above maxPooled went back to the pool")
+			t.Fatal("memory above the limit went back to the pool")
 		}
 	}
 }
