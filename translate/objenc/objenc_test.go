@@ -2,12 +2,13 @@ package objenc
 
 import (
 	"bytes"
-	"github.com/modelfs/modelfs/internal/golden"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/modelfs/modelfs/internal/golden"
 
 	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -19,33 +20,28 @@ func checkGolden(t *testing.T, name string, got []byte) {
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range testscene.All() {
-		t.Run(c.Name, func(t *testing.T) {
-			if err := c.Scene.Validate(); err != nil {
-				t.Fatalf("test scene invalid: %v", err)
-			}
-			obj, err := EncodeOBJ(c.Scene, c.Name+".mtl")
-			if err != nil {
-				t.Fatal(err)
-			}
-			mtl, err := EncodeMTL(c.Scene)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, c.Name+".obj", obj)
-			checkGolden(t, c.Name+".mtl", mtl)
-			if !utf8.Valid(obj) || !utf8.Valid(mtl) {
-				t.Error("output is not valid UTF-8")
-			}
-			// Determinism: a second run gives the same bytes.
-			obj2, _ := EncodeOBJ(c.Scene, c.Name+".mtl")
-			mtl2, _ := EncodeMTL(c.Scene)
-			if !bytes.Equal(obj, obj2) || !bytes.Equal(mtl, mtl2) {
-				t.Error("second encoding differs")
-			}
-			checkParse(t, c.Scene, obj, mtl)
-		})
-	}
+	testscene.Run(t, func(t *testing.T, c testscene.Case) {
+		obj, err := EncodeOBJ(c.Scene, c.Name+".mtl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mtl, err := EncodeMTL(c.Scene)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, c.Name+".obj", obj)
+		checkGolden(t, c.Name+".mtl", mtl)
+		if !utf8.Valid(obj) || !utf8.Valid(mtl) {
+			t.Error("output is not valid UTF-8")
+		}
+		// Determinism: a second run gives the same bytes.
+		obj2, _ := EncodeOBJ(c.Scene, c.Name+".mtl")
+		mtl2, _ := EncodeMTL(c.Scene)
+		if !bytes.Equal(obj, obj2) || !bytes.Equal(mtl, mtl2) {
+			t.Error("second encoding differs")
+		}
+		checkParse(t, c.Scene, obj, mtl)
+	})
 }
 
 // parsed is the part of an OBJ file the tests read back.

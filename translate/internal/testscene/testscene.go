@@ -6,6 +6,7 @@ package testscene
 import (
 	"math"
 	"reflect"
+	"testing"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -14,6 +15,18 @@ import (
 type Case struct {
 	Name  string
 	Scene *scene.Scene
+}
+
+// Run runs f on every scene of All, each as a subtest, after checking that the scene is valid.
+func Run(t *testing.T, f func(t *testing.T, c Case)) {
+	for _, c := range All() {
+		t.Run(c.Name, func(t *testing.T) {
+			if err := c.Scene.Validate(); err != nil {
+				t.Fatalf("test scene invalid: %v", err)
+			}
+			f(t, c)
+		})
+	}
 }
 
 // All returns every hand-built scene (not the grid), in a fixed order.

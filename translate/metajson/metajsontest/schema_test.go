@@ -37,6 +37,17 @@ func TestErrorDocumentsConform(t *testing.T) {
 		if err := Validate(doc); err != nil {
 			t.Errorf("%q: %v\n%s", tc.path, err, doc)
 		}
+		var d struct {
+			Modelfs int
+			Error   string
+			Source  struct{ Path, Format string }
+		}
+		if err := json.Unmarshal(doc, &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Modelfs != metajson.DocVersion || d.Error == "" || d.Source.Format != tc.format {
+			t.Errorf("%+v", d)
+		}
 	}
 }
 

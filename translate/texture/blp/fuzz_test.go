@@ -1,13 +1,11 @@
 package blp_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/blp"
 	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
 )
@@ -37,19 +35,9 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img, err := blp.Decode("fuzz.blp", data)
-		if err != nil {
-			var fe *codec.FormatError
-			if !errors.As(err, &fe) {
-				t.Fatalf("error %T %v is not a FormatError", err, err)
-			}
-			return
-		}
-		h, err := blp.DecodeHeader("fuzz.blp", data)
-		if err != nil {
-			t.Fatalf("Decode succeeded where DecodeHeader fails: %v", err)
-		}
-		if b := img.Bounds(); h.Encoding != blp.JPEG && (b.Dx() != h.Width || b.Dy() != h.Height) {
-			t.Fatalf("image %v for a %d×%d header", b, h.Width, h.Height)
-		}
+		texfix.CheckFuzzResult(t, img, err, func() (int, int, bool, error) {
+			h, err := blp.DecodeHeader("fuzz.blp", data)
+			return h.Width, h.Height, h.Encoding != blp.JPEG, err
+		})
 	})
 }
