@@ -124,3 +124,17 @@ func slerp(a, b []float64, t float64) []float64 {
 	}
 	return out
 }
+
+// Distance is the largest difference between the components of a and b; for rotations
+// (quaternions) it is the smaller of that and the distance to -b, which is the same rotation.
+func Distance(a, b []float64, rotation bool) float64 {
+	dp, dn := 0.0, 0.0
+	for i := range a {
+		dp = max(dp, math.Abs(a[i]-b[i]))
+		dn = max(dn, math.Abs(a[i]+b[i]))
+	}
+	if rotation {
+		return min(dp, dn)
+	}
+	return dp
+}

@@ -35,3 +35,9 @@ func Check(t testing.TB, path string, got []byte) {
 		t.Errorf("%s differs from its golden file (run go test with -update after checking the change)", path)
 	}
 }
+
+// Testdata is Check for the file name in the package's testdata folder.
+func Testdata(t testing.TB, name string, got []byte) {
+	t.Helper()
+	Check(t, filepath.Join("testdata", name), got)
+}

@@ -1,14 +1,13 @@
 package all_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/internal/readback"
 )
 
 // FuzzTranslate runs the whole pipeline — sniff, decode, build, validate and every encoder — on
@@ -31,21 +30,6 @@ func FuzzTranslate(f *testing.F) {
 		f.Add(filepath.Ext(p), data)
 	}
 	f.Fuzz(func(t *testing.T, ext string, data []byte) {
-		s, _, err := translate.Decode(codec.Source{Name: "fuzz" + ext, Data: data})
-		var ie *codec.InternalError
-		if errors.As(err, &ie) {
-			t.Fatalf("decoder panicked: %v", err)
-		}
-		if err != nil {
-			return
-		}
-		for _, k := range translate.Kinds {
-			if _, err := translate.Encode(s, k, translate.EncodeOptions{MTLName: "fuzz.mtl"}); err != nil {
-				t.Fatalf("encode %s of a valid scene: %v", k, err)
-			}
-		}
-		// The scene is not released: memory reused from input to input would make the
-		// coverage of one input depend on those before it, which misleads the fuzzer.
-		// TestReusedSceneMemory checks reuse.
+		readback.DecodeAndEncode(t, codec.Source{Name: "fuzz" + ext, Data: data})
 	})
 }

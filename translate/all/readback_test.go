@@ -1,7 +1,6 @@
 package all_test
 
 import (
-	"bytes"
 	"math"
 	"path/filepath"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/internal/readback"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"
@@ -71,15 +71,8 @@ func TestWrittenAnimationsFollowTheSource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, kind := range []translate.Kind{translate.GLTF, translate.GLB} {
-				out, err := translate.Encode(s, kind, translate.EncodeOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				doc := new(gltf.Document)
-				if err := gltf.NewDecoder(bytes.NewReader(out)).Decode(doc); err != nil {
-					t.Fatalf("%s: read back: %v", kind, err)
-				}
+			for _, rb := range readback.Both(t, s) {
+				kind, doc := rb.Kind, rb.Document
 				checked := compareAnimations(t, c.raw, s, doc, c.steps)
 				if checked == 0 && len(c.raw.Sequences) > 0 {
 					t.Fatalf("%s: no channel compared", kind)
@@ -146,7 +139,7 @@ func compareAnimations(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.D
 				continue
 			}
 			smp := ga.Samplers[ch.Sampler]
-			times, values := readFloats(t, doc, int(smp.Input)), readFloats(t, doc, int(smp.Output))
+			times, values := readback.Floats(t, doc, int(smp.Input)), readback.Floats(t, doc, int(smp.Output))
 			width := path.Width()
 			at := anim.Track{Interp: anim.Interp(tr.Interp), Width: tr.Width, Rotation: path == scene.PathRotation,
 				Values: tr.Values, InTans: tr.InTans, OutTans: tr.OutTans, Default: defaultFor(path)}
@@ -235,8 +228,8 @@ func allowed(s *scene.Scene, n int, path scene.Path) float64 {
 	return 1.1 * max(1e-4, tol)
 }
 
+// distance is gltfsample.Distance after normalising a when it is a rotation.
 func distance(a, b []float64, rotation bool) float64 {
-	d, dn := 0.0, 0.0
 	var la float64
 	for i := range a {
 		la += a[i] * a[i]
@@ -248,23 +241,7 @@ func distance(a, b []float64, rotation bool) float64 {
 			a[i] /= l
 		}
 	}
-	for i := range a {
-		d = max(d, math.Abs(a[i]-b[i]))
-		dn = max(dn, math.Abs(a[i]+b[i]))
-	}
-	if rotation {
-		return min(d, dn)
-	}
-	return d
-}
-
-func readFloats(t *testing.T, doc *gltf.Document, acc int) []float32 {
-	t.Helper()
-	v, err := gltfsample.Floats(doc, acc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return gltfsample.Distance(a, b, rotation)
 }
 
 // compareSkeletons poses every node by the source's tracks (the game's evaluation) and by the
@@ -297,7 +274,7 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 			if v, ok := read[acc]; ok {
 				return v
 			}
-			read[acc] = readFloats(t, doc, acc)
+			read[acc] = readback.Floats(t, doc, acc)
 			return read[acc]
 		}
 		const steps = 40

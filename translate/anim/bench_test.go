@@ -109,7 +109,7 @@ func TestBakeSynthetic(t *testing.T) {
 					t.Fatal(err)
 				}
 				ref, _ := Sample(tr, w, float64(ts)*1000)
-				e := dist(got, unit(ref), true)
+				e := gltfsample.Distance(got, unit(ref), true)
 				worst = max(worst, e)
 				if e > 1e-4 {
 					t.Fatalf("track %d window %v at %v s: error %.3g", ti, w, ts, e)

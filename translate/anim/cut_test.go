@@ -112,18 +112,6 @@ func unit(q []float64) []float64 {
 	return []float64{q[0] / l, q[1] / l, q[2] / l, q[3] / l}
 }
 
-func dist(a, b []float64, rotation bool) float64 {
-	dp, dn := 0.0, 0.0
-	for i := range a {
-		dp = max(dp, math.Abs(a[i]-b[i]))
-		dn = max(dn, math.Abs(a[i]+b[i]))
-	}
-	if rotation {
-		return min(dp, dn)
-	}
-	return dp
-}
-
 // checkChannel checks the shape rules every cut channel must satisfy.
 func checkChannel(t *testing.T, where string, ch scene.Channel, tr *Track, w Window) {
 	t.Helper()
@@ -204,7 +192,7 @@ func TestCutFidelity(t *testing.T) {
 						if tr.Rotation {
 							r = unit(r)
 						}
-						best = min(best, dist(got, r, tr.Rotation))
+						best = min(best, gltfsample.Distance(got, r, tr.Rotation))
 					}
 					worst = max(worst, best)
 					if best > 1e-4 {

@@ -1,13 +1,11 @@
 package elem
 
 import (
-	"bytes"
 	"math"
 	"testing"
 
+	"github.com/modelfs/modelfs/translate/internal/readback"
 	"github.com/qmuntal/gltf"
-
-	"github.com/modelfs/modelfs/translate"
 )
 
 func sub3(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
@@ -41,15 +39,8 @@ func TestHandedness(t *testing.T) {
 		}
 	}
 	s := decode(t, "cube.elem")
-	for _, kind := range []translate.Kind{translate.GLTF, translate.GLB} {
-		out, err := translate.Encode(s, kind, translate.EncodeOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc := new(gltf.Document)
-		if err := gltf.NewDecoder(bytes.NewReader(out)).Decode(doc); err != nil {
-			t.Fatal(err)
-		}
+	for _, rb := range readback.Both(t, s) {
+		kind, doc := rb.Kind, rb.Document
 		prim := doc.Meshes[0].Primitives[0]
 		pos := accessor(t, doc, prim.Attributes[gltf.POSITION]).([][3]float32)
 		nrm := accessor(t, doc, prim.Attributes[gltf.NORMAL]).([][3]float32)

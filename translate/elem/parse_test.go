@@ -3,12 +3,13 @@ package elem
 import (
 	"bytes"
 	"errors"
-	"github.com/modelfs/modelfs/internal/golden"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modelfs/modelfs/internal/golden"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
@@ -42,7 +43,7 @@ func TestGolden(t *testing.T) {
 					t.Errorf("%s output is not deterministic", kind)
 				}
 			}
-			golden.Check(t, filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".elem")+".json"), first)
+			golden.Testdata(t, filepath.Join("golden", strings.TrimSuffix(name, ".elem")+".json"), first)
 		})
 	}
 }

@@ -158,7 +158,7 @@ func TestGLBLayout(t *testing.T) {
 // TestGolden pins the whole .gltf of the triangle scene.
 func TestGolden(t *testing.T) {
 	got := encode(t, triangleScene(), false)
-	golden.Check(t, filepath.Join("testdata", "triangle.gltf"), got)
+	golden.Testdata(t, "triangle.gltf", got)
 }
 
 func TestTriangle(t *testing.T) {

@@ -1,7 +1,6 @@
 package m2_test
 
 import (
-	"bytes"
 	"math"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfsample"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/internal/readback"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -169,15 +169,6 @@ func maxDiff(a, b []float64, rotation bool) float64 {
 	return d
 }
 
-func floats(t *testing.T, doc *gltf.Document, acc int) []float32 {
-	t.Helper()
-	v, err := gltfsample.Floats(doc, acc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // checkFidelity writes the model as .gltf and .glb, reads every animation channel back with
 // qmuntal/gltf, samples it with the independent glTF sampler and compares it with the game's
 // evaluation of the source track at many times. It returns the channels compared.
@@ -192,15 +183,8 @@ func checkFidelity(t *testing.T, src codec.Source) int {
 		t.Fatal(err)
 	}
 	checked := 0
-	for _, kind := range []translate.Kind{translate.GLTF, translate.GLB} {
-		out, err := translate.Encode(s, kind, translate.EncodeOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc := new(gltf.Document)
-		if err := gltf.NewDecoder(bytes.NewReader(out)).Decode(doc); err != nil {
-			t.Fatalf("%s: read back: %v", kind, err)
-		}
+	for _, rb := range readback.Both(t, s) {
+		kind, doc := rb.Kind, rb.Document
 		byName := map[string]*gltf.Animation{}
 		for _, a := range doc.Animations {
 			byName[a.Name] = a
@@ -229,7 +213,7 @@ func checkFidelity(t *testing.T, src codec.Source) int {
 					tr = &bone.Scale
 				}
 				smp := ga.Samplers[ch.Sampler]
-				times, values := floats(t, doc, int(smp.Input)), floats(t, doc, int(smp.Output))
+				times, values := readback.Floats(t, doc, int(smp.Input)), readback.Floats(t, doc, int(smp.Output))
 				for k := 0; k <= 200; k++ {
 					tt := float32(dur * float64(k) / 200)
 					want := toGLTF(gameSample(m, tr, def, si, float64(tt)*1000), path, s.Nodes[n].Translation)

@@ -1,7 +1,6 @@
 package m2_test
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -11,8 +10,8 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/internal/readback"
 )
 
 // FuzzDecode runs the whole pipeline on mutated models with a mutated skin and .anim file as
@@ -54,22 +53,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("slow input: %v", d)
 			}
 		}()
-		s, _, err := translate.Decode(codec.Source{Name: "fuzz.m2", Data: data, FS: open})
-		var ie *codec.InternalError
-		if errors.As(err, &ie) {
-			t.Fatalf("decoder panicked: %v", err)
-		}
-		if err != nil {
-			return
-		}
-		for _, k := range translate.Kinds {
-			if _, err := translate.Encode(s, k, translate.EncodeOptions{MTLName: "fuzz.mtl"}); err != nil {
-				t.Fatalf("encode %s of a valid scene: %v", k, err)
-			}
-		}
-		// The scene is not released: memory reused from input to input would make the
-		// coverage of one input depend on those before it, which misleads the fuzzer.
-		// TestReusedSceneMemory checks reuse.
+		readback.DecodeAndEncode(t, codec.Source{Name: "fuzz.m2", Data: data, FS: open}) // TestReusedSceneMemory checks reuse
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,11 +15,6 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), got)
-}
-
 func TestGolden(t *testing.T) {
 	testscene.Run(t, func(t *testing.T, c testscene.Case) {
 		c.Scene.MakePlain() // as the pipeline does
@@ -28,7 +22,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, c.Name+".json", out)
+		golden.Testdata(t, c.Name+".json", out)
 		// Determinism: maps in extras are iterated in random order, so repeat.
 		for range 10 {
 			again, err := Encode(c.Scene)
@@ -211,7 +205,7 @@ func TestLayout(t *testing.T) {
 
 // The error document's bytes; metajsontest checks its fields and schema for awkward inputs.
 func TestEncodeError(t *testing.T) {
-	checkGolden(t, "error.json", EncodeError("units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")))
+	golden.Testdata(t, "error.json", EncodeError("units/a.mdx", "mdx", errors.New("units/a.mdx: mdx: offset 12 (0xc): bad chunk")))
 }
 
 func TestNilScene(t *testing.T) {

@@ -316,7 +316,7 @@ func TestGolden(t *testing.T) {
 	if err := metajsontest.Validate(doc); err != nil {
 		t.Fatalf("metadata does not match the schema: %v", err)
 	}
-	golden.Check(t, filepath.Join("testdata", "p9.skc.json"), doc)
+	golden.Testdata(t, "p9.skc.json", doc)
 	again, _ := translate.Encode(mustDecode(t, source(t, fixTree(), "pmodel/p9.skc")), translate.JSON, translate.EncodeOptions{})
 	if !bytes.Equal(doc, again) {
 		t.Error("two decodes gave different metadata")

@@ -2,7 +2,6 @@ package objenc
 
 import (
 	"bytes"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,11 +13,6 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), got)
-}
-
 func TestGolden(t *testing.T) {
 	testscene.Run(t, func(t *testing.T, c testscene.Case) {
 		obj, err := EncodeOBJ(c.Scene, c.Name+".mtl")
@@ -29,8 +23,8 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, c.Name+".obj", obj)
-		checkGolden(t, c.Name+".mtl", mtl)
+		golden.Testdata(t, c.Name+".obj", obj)
+		golden.Testdata(t, c.Name+".mtl", mtl)
 		if !utf8.Valid(obj) || !utf8.Valid(mtl) {
 			t.Error("output is not valid UTF-8")
 		}

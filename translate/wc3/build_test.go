@@ -199,7 +199,7 @@ func TestAnimationFidelity(t *testing.T) {
 						best := math.Inf(1)
 						for _, d := range []float64{0, -1e-4, 1e-4} {
 							ms := min(max(float64(ts)*1000+d, 0), float64(w.Duration()))
-							best = min(best, diff(got, refValue(t, m, rt, path, off, w, ms), path == scene.PathRotation))
+							best = min(best, gltfsample.Distance(got, refValue(t, m, rt, path, off, w, ms), path == scene.PathRotation))
 						}
 						worst = max(worst, best)
 						note, _ := s.Nodes[1].Extras["animationTolerance"].(map[string]any)
@@ -215,18 +215,6 @@ func TestAnimationFidelity(t *testing.T) {
 		}
 	}
 	t.Logf("worst error %.3g", worst)
-}
-
-func diff(a, b []float64, rotation bool) float64 {
-	dp, dn := 0.0, 0.0
-	for i := range a {
-		dp = max(dp, math.Abs(a[i]-b[i]))
-		dn = max(dn, math.Abs(a[i]+b[i]))
-	}
-	if rotation {
-		return min(dp, dn)
-	}
-	return dp
 }
 
 func TestSkinning(t *testing.T) {
