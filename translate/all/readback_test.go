@@ -116,10 +116,7 @@ func sourceTrack(raw *wc3.Model, objectID int32, path scene.Path) *wc3.Track {
 
 func compareAnimations(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Document, steps int) int {
 	t.Helper()
-	byName := map[string]*gltf.Animation{}
-	for _, a := range doc.Animations {
-		byName[a.Name] = a
-	}
+	byName := readback.Animations(doc)
 	checked := 0
 	for ai, seq := range raw.Sequences {
 		ga := byName[seq.Name]
@@ -253,10 +250,7 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 	// The decoder budgets a quarter of the Blender check's 0.1 %; on a deep chain the floors
 	// of its tolerances (as accurate as before it budgeted) can go a little past that.
 	limit := 4e-4 * size
-	byName := map[string]*gltf.Animation{}
-	for _, a := range doc.Animations {
-		byName[a.Name] = a
-	}
+	byName := readback.Animations(doc)
 	worst := 0.0
 	for ai, seq := range raw.Sequences {
 		ga := byName[seq.Name]

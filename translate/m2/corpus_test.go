@@ -72,14 +72,7 @@ func TestCorpus(t *testing.T) {
 		base := filepath.Base(c.name)
 		t.Run(base, func(t *testing.T) {
 			src := load(t, c)
-			m, err := m2.Read(src.Name, src.Data, src.Companion, m2.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, _, err := translate.Decode(src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, s := readBoth(t, src)
 			w, ok := wants[base]
 			if !ok {
 				t.Fatalf("no expectations for %s", base)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/qmuntal/gltf"
-
 	"github.com/modelfs/modelfs/internal/gltfsample"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
@@ -169,10 +167,8 @@ func maxDiff(a, b []float64, rotation bool) float64 {
 	return d
 }
 
-// checkFidelity writes the model as .gltf and .glb, reads every animation channel back with
-// qmuntal/gltf, samples it with the independent glTF sampler and compares it with the game's
-// evaluation of the source track at many times. It returns the channels compared.
-func checkFidelity(t *testing.T, src codec.Source) int {
+// readBoth reads src as the raw model and decodes it into a scene.
+func readBoth(t *testing.T, src codec.Source) (*m2.Model, *scene.Scene) {
 	t.Helper()
 	m, err := m2.Read(src.Name, src.Data, src.Companion, m2.Options{})
 	if err != nil {
@@ -182,13 +178,19 @@ func checkFidelity(t *testing.T, src codec.Source) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, s
+}
+
+// checkFidelity writes the model as .gltf and .glb, reads every animation channel back with
+// qmuntal/gltf, samples it with the independent glTF sampler and compares it with the game's
+// evaluation of the source track at many times. It returns the channels compared.
+func checkFidelity(t *testing.T, src codec.Source) int {
+	t.Helper()
+	m, s := readBoth(t, src)
 	checked := 0
 	for _, rb := range readback.Both(t, s) {
 		kind, doc := rb.Kind, rb.Document
-		byName := map[string]*gltf.Animation{}
-		for _, a := range doc.Animations {
-			byName[a.Name] = a
-		}
+		byName := readback.Animations(doc)
 		for si, a := range s.Animations {
 			ga := byName[a.Name]
 			if ga == nil {

@@ -34,19 +34,25 @@ var corpusTextures = []struct {
 	{"meteor/texture/nm001b01.tga", 256, 256, refTGA32},      // TGA 32-bit, bottom-left
 }
 
+// decodeFile reads and decodes the corpus texture at dir/path.
+func decodeFile(t *testing.T, dir, path string) ([]byte, *image.NRGBA) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := texture.Decode(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, img.(*image.NRGBA)
+}
+
 func TestCorpus(t *testing.T) {
 	dir := corpus.Dir(t)
 	for _, c := range corpusTextures {
 		t.Run(c.path, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(dir, c.path))
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := texture.Decode(c.path, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := img.(*image.NRGBA)
+			data, got := decodeFile(t, dir, c.path)
 			if got.Rect != image.Rect(0, 0, c.w, c.h) {
 				t.Fatalf("bounds %v, want %dx%d", got.Rect, c.w, c.h)
 			}
@@ -55,7 +61,7 @@ func TestCorpus(t *testing.T) {
 					t.Fatalf("differs from the reference by up to %d", d)
 				}
 			}
-			if _, err := pngenc.Encode(img); err != nil {
+			if _, err := pngenc.Encode(got); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -264,15 +270,7 @@ func TestCorpusAgainstPillow(t *testing.T) {
 		if _, err := io.ReadFull(r, ref.Pix); err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(filepath.Join(dir, c.path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := texture.Decode(c.path, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := img.(*image.NRGBA)
+		_, got := decodeFile(t, dir, c.path)
 		if got.Rect != ref.Rect {
 			t.Errorf("%s: bounds %v, Pillow %v", c.path, got.Rect, ref.Rect)
 			continue

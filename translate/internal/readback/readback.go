@@ -39,6 +39,15 @@ func Both(t testing.TB, s *scene.Scene) []Doc {
 	return docs
 }
 
+// Animations indexes doc's animations by name.
+func Animations(doc *gltf.Document) map[string]*gltf.Animation {
+	byName := make(map[string]*gltf.Animation, len(doc.Animations))
+	for _, a := range doc.Animations {
+		byName[a.Name] = a
+	}
+	return byName
+}
+
 // Floats reads a float accessor of doc as gltfsample.Floats does, failing t on error.
 func Floats(t testing.TB, doc *gltf.Document, accessor int) []float32 {
 	t.Helper()
