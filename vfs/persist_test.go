@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // openTree opens the tree core of src with a disk tier in dir, without mounting.
@@ -117,7 +118,7 @@ func TestDamagedMetadata(t *testing.T) {
 	if err != nil || g.translations.Load() == 0 || got.key != v.key {
 		t.Fatalf("with damaged metadata: %v, %d translations", err, g.translations.Load())
 	}
-	if want := convert(t, src, "Units/Crate.mdx", translate.GLTF); string(b) != string(want) {
+	if want := vfstest.MustConvert(t, src, "Units/Crate.mdx", translate.GLTF); string(b) != string(want) {
 		t.Error("the document made again differs from convert's")
 	}
 }

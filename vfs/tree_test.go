@@ -16,7 +16,7 @@ import (
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
-	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // sampleModels are Warcraft III models of the sample tree.
@@ -30,26 +30,6 @@ func sampleTree(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// convert returns what `modelfs convert --root root root/rel -o X.kind` writes.
-func convert(t *testing.T, root, rel string, kind translate.Kind) []byte {
-	t.Helper()
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	data, err := fs.ReadFile(codec.RootFS(r), rel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := translate.Translate(codec.Source{Name: rel, Data: data, FS: codec.RootFS(r)}, kind,
-		translate.EncodeOptions{MTLName: filepath.Base(rel) + ".mtl"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // The tree core serves a tree without any front end: listings with the virtual documents beside
@@ -100,7 +80,7 @@ func TestTreeWithoutAMount(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, kind := range translate.Kinds {
-		want := convert(t, src, src1, kind)
+		want := vfstest.MustConvert(t, src, src1, kind)
 		v, data, err := tree.Document(ctx, src1, fi, kind, NeedBytes)
 		if err != nil || !bytes.Equal(data, want) || v.Size(kind) != int64(len(want)) {
 			t.Errorf("%s: %d bytes (size %d, %v); convert writes %d", kind, len(data), v.Size(kind), err, len(want))
@@ -140,7 +120,7 @@ func TestTreeWithoutAMount(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond) // versions are checked at most once a second
 	fi2, _ := tree.SourceInfo(src1)
 	_, got, err := tree.Document(ctx, src1, fi2, translate.OBJ, NeedBytes)
-	if want := convert(t, src, src1, translate.OBJ); err != nil || !bytes.Equal(got, want) {
+	if want := vfstest.MustConvert(t, src, src1, translate.OBJ); err != nil || !bytes.Equal(got, want) {
 		t.Errorf("after the change: %v, %d bytes; convert writes %d", err, len(got), len(want))
 	}
 

@@ -13,6 +13,7 @@ import (
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // A test format whose models name one companion file (as a texture would be): "VFT1\nPATH\n". Its
@@ -50,7 +51,7 @@ func testCompanionChange(t *testing.T, opt vfs.Options) {
 	writeFile(t, filepath.Join(src, "Textures/skin.txt"), []byte("first"))
 	m := mountT(t, src, opt)
 
-	want := mustConvert(t, src, "Models/x.vft", translate.JSON)
+	want := vfstest.MustConvert(t, src, "Models/x.vft", translate.JSON)
 	if !bytes.Contains(want, []byte("first")) {
 		t.Fatalf("test format does not show its companion:\n%s", want)
 	}
@@ -67,7 +68,7 @@ func testCompanionChange(t *testing.T, opt vfs.Options) {
 	writeFile(t, filepath.Join(src, "Textures/skin.txt"), []byte("second, longer"))
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(src, "Textures/skin.txt"), later, later)
-	want = mustConvert(t, src, "Models/x.vft", translate.JSON)
+	want = vfstest.MustConvert(t, src, "Models/x.vft", translate.JSON)
 	eventually(t, "changed companion seen", func() error {
 		got, err := os.ReadFile(m.path("Models/x.vft.json"))
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // countingMount mounts src with opt and counts the translations of models (by name) and of
@@ -118,7 +119,7 @@ func checkConvert(t *testing.T, src string, got map[string][]byte) {
 			}
 			want, _ = translate.ConvertTexture(model, raw)
 		} else {
-			want, _ = convert(t, src, model, kind)
+			want, _ = vfstest.Convert(t, src, model, kind)
 		}
 		if !bytes.Equal(b, want) {
 			t.Errorf("%s: %d bytes differ from convert's %d", rel, len(b), len(want))

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,9 +18,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
-	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -148,33 +145,6 @@ func sampleTree(t *testing.T) string {
 		copyFile(t, filepath.Join(sampleDir(t), m), filepath.Join(dir, m))
 	}
 	return dir
-}
-
-// convert returns what `modelfs convert --root root root/rel -o X.kind` writes for kind: the same
-// Source (name relative to the root, companions from the root) and encode options.
-func convert(t *testing.T, root, rel string, kind translate.Kind) ([]byte, error) {
-	t.Helper()
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	data, err := fs.ReadFile(codec.RootFS(r), rel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return translate.Translate(codec.Source{Name: rel, Data: data, FS: codec.RootFS(r)}, kind,
-		translate.EncodeOptions{MTLName: path.Base(rel) + ".mtl"})
-}
-
-// mustConvert is convert for a model that translates.
-func mustConvert(t *testing.T, root, rel string, kind translate.Kind) []byte {
-	t.Helper()
-	out, err := convert(t, root, rel, kind)
-	if err != nil {
-		t.Fatalf("convert %s → %s: %v", rel, kind, err)
-	}
-	return out
 }
 
 func sum(b []byte) string { return fmt.Sprintf("%x", sha256.Sum256(b)) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // TestOddNames serves models whose names hold a backslash or bytes that are not UTF-8, a
@@ -35,7 +36,7 @@ func TestOddNames(t *testing.T) {
 				t.Errorf("%q.%s: %v", model, k, err)
 				continue
 			}
-			if want := mustConvert(t, src, model, k); !bytes.Equal(got, want) {
+			if want := vfstest.MustConvert(t, src, model, k); !bytes.Equal(got, want) {
 				t.Errorf("%q.%s: %d bytes, convert makes %d", model, k, len(got), len(want))
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // stressDuration is how long TestConcurrentChangeStress runs: MODELFS_STRESS seconds, default
@@ -99,13 +100,13 @@ func TestConcurrentChangeStress(t *testing.T) {
 			writeFile(t, filepath.Join(dir, model), models[m])
 			if x == len(textures) {
 				for _, k := range kinds {
-					add(model+"."+string(k), mustConvert(t, dir, model, k), version(m, x))
+					add(model+"."+string(k), vfstest.MustConvert(t, dir, model, k), version(m, x))
 				}
 				continue
 			}
 			writeFile(t, filepath.Join(dir, texture), textures[x])
 			for _, k := range kinds {
-				add(model+"."+string(k), mustConvert(t, dir, model, k), version(m, x))
+				add(model+"."+string(k), vfstest.MustConvert(t, dir, model, k), version(m, x))
 			}
 			png, err := translate.ConvertTexture(texture, textures[x])
 			if err != nil {

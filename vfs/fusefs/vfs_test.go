@@ -21,6 +21,7 @@ import (
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/metajson"
 	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/vfstest"
 )
 
 // 1. Listing 1,000 models translates nothing.
@@ -92,7 +93,7 @@ func TestEveryKindMatchesConvert(t *testing.T) {
 	for _, rel := range sampleModels {
 		for _, kind := range translate.Kinds {
 			name := rel + "." + string(kind)
-			want := mustConvert(t, src, rel, kind)
+			want := vfstest.MustConvert(t, src, rel, kind)
 			fi, err := os.Stat(m.path(name)) // cold: the stat translates
 			if err != nil {
 				t.Fatal(err)
@@ -132,7 +133,7 @@ func TestConcurrentReadersTranslateOnce(t *testing.T) {
 			hooked.Add(1)
 		}
 	}})
-	want := mustConvert(t, src, "Units/Swinger.mdx", translate.GLB)
+	want := vfstest.MustConvert(t, src, "Units/Swinger.mdx", translate.GLB)
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 32)
@@ -207,7 +208,7 @@ func TestSmallCacheEvicts(t *testing.T) {
 	biggest := 0
 	for _, rel := range sampleModels {
 		for _, kind := range translate.Kinds {
-			out := mustConvert(t, src, rel, kind)
+			out := vfstest.MustConvert(t, src, rel, kind)
 			want[rel+"."+string(kind)] = out
 			biggest = max(biggest, len(out))
 		}
@@ -247,7 +248,7 @@ func testSourceChanges(t *testing.T, opt vfs.Options) {
 	m := mountT(t, src, opt)
 
 	before, err := os.ReadFile(m.path("Units/A.mdx.json"))
-	if err != nil || !bytes.Equal(before, mustConvert(t, src, "Units/A.mdx", translate.JSON)) {
+	if err != nil || !bytes.Equal(before, vfstest.MustConvert(t, src, "Units/A.mdx", translate.JSON)) {
 		t.Fatalf("A.mdx.json before the change: %v", err)
 	}
 	if _, err := os.ReadFile(m.path("Units/B.mdx.gltf")); err != nil {
@@ -261,7 +262,7 @@ func testSourceChanges(t *testing.T, opt vfs.Options) {
 		t.Fatal(err)
 	}
 	for _, kind := range []translate.Kind{translate.JSON, translate.GLTF} {
-		want := mustConvert(t, src, "Units/A.mdx", kind)
+		want := vfstest.MustConvert(t, src, "Units/A.mdx", kind)
 		eventually(t, "modified source seen as "+string(kind), func() error {
 			fi, err := os.Stat(m.path("Units/A.mdx." + string(kind)))
 			if err != nil {
@@ -300,7 +301,7 @@ func testSourceChanges(t *testing.T, opt vfs.Options) {
 
 	// Add.
 	copyFile(t, filepath.Join(sample, "Units/Swinger.mdl"), filepath.Join(src, "Units/C.mdl"))
-	want := mustConvert(t, src, "Units/C.mdl", translate.OBJ)
+	want := vfstest.MustConvert(t, src, "Units/C.mdl", translate.OBJ)
 	eventually(t, "added source seen", func() error {
 		got, err := os.ReadFile(m.path("Units/C.mdl.obj"))
 		if err != nil {
@@ -433,7 +434,7 @@ func testCorruptModel(t *testing.T, opt vfs.Options) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, terr := convert(t, src, "Units/Broken.mdx", translate.JSON)
+		_, terr := vfstest.Convert(t, src, "Units/Broken.mdx", translate.JSON)
 		if terr == nil {
 			t.Fatal("the truncated model translates")
 		}
@@ -449,7 +450,7 @@ func testCorruptModel(t *testing.T, opt vfs.Options) {
 		}
 		for _, rel := range []string{"Units/Swinger.mdx", "Units/Crate.mdx"} {
 			got, err := os.ReadFile(m.path(rel + ".gltf"))
-			if err != nil || !bytes.Equal(got, mustConvert(t, src, rel, translate.GLTF)) {
+			if err != nil || !bytes.Equal(got, vfstest.MustConvert(t, src, rel, translate.GLTF)) {
 				t.Errorf("neighbour %s: %v", rel, err)
 			}
 		}
@@ -536,7 +537,7 @@ func TestPassthrough(t *testing.T) {
 	if l := names(ents); !strings.Contains(l, "Link.mdx.gltf\n") || strings.Contains(l, "Away.mdx.") {
 		t.Errorf("listing:\n%s\nwant Link.mdx's virtual files and none of Away.mdx's", l)
 	}
-	if got, err := os.ReadFile(m.path("Units/Link.mdx.gltf")); err != nil || !bytes.Equal(got, mustConvert(t, src, "Units/Link.mdx", translate.GLTF)) {
+	if got, err := os.ReadFile(m.path("Units/Link.mdx.gltf")); err != nil || !bytes.Equal(got, vfstest.MustConvert(t, src, "Units/Link.mdx", translate.GLTF)) {
 		t.Errorf("Link.mdx.gltf: %v; want convert's translation of the link", err)
 	}
 	if _, err := os.Lstat(m.path("Units/Away.mdx.gltf")); !errors.Is(err, fs.ErrNotExist) {
