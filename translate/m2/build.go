@@ -98,11 +98,8 @@ func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
 		Source: scene.Source{Path: name, Format: Format, Version: int(m.Version), Name: m.Name, Axes: Axes, Unit: Unit, Scale: 1},
 		Extras: scene.Extras{},
 	}
-	for _, step := range []func() error{b.nodes, b.skin, b.textures, b.meshes, b.animations} {
-		if err := step(); err != nil {
-			b.mem.Put() // the scene is dropped
-			return nil, err
-		}
+	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.meshes, b.animations); err != nil {
+		return nil, err
 	}
 	b.extras()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)

@@ -76,12 +76,8 @@ func Build(m *Model, src codec.Source, format string) (*scene.Scene, error) {
 		},
 		Extras: scene.Extras{},
 	}
-	steps := []func() error{b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			b.mem.Put() // the scene is dropped
-			return nil, err
-		}
+	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations); err != nil {
+		return nil, err
 	}
 	b.modelExtras()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)

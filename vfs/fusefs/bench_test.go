@@ -28,7 +28,6 @@ import (
 	"github.com/hanwen/go-fuse/v2/fuse"
 
 	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
@@ -550,43 +549,5 @@ func BenchmarkListing(b *testing.B) {
 			// per listed entry: the mount lists 6 entries for every source entry
 			b.ReportMetric(tv.Seconds()/float64(want)/(ts.Seconds()/float64(models)), "per-entry-ratio")
 		})
-	}
-}
-
-// TestWriteBenchGrid writes a GridModel as .mdx for scripts/bench-mount: set
-// MODELFS_BENCH_GRID=OUT.mdx (and MODELFS_BENCH_GRID_N, the vertex count; default 50,000).
-func TestWriteBenchGrid(t *testing.T) {
-	out := os.Getenv("MODELFS_BENCH_GRID")
-	if out == "" {
-		t.Skip("MODELFS_BENCH_GRID not set (used by scripts/bench-mount)")
-	}
-	n := 50000
-	if s := os.Getenv("MODELFS_BENCH_GRID_N"); s != "" {
-		if _, err := fmt.Sscan(s, &n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := wc3test.MDX(wc3test.GridModel(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestWriteBenchUnit writes fixtures.Unit as .mdl, a 19 KB animated model, for
-// scripts/bench-scale: set MODELFS_BENCH_UNIT=OUT.mdl.
-func TestWriteBenchUnit(t *testing.T) {
-	out := os.Getenv("MODELFS_BENCH_UNIT")
-	if out == "" {
-		t.Skip("MODELFS_BENCH_UNIT not set (used by scripts/bench-scale)")
-	}
-	data, err := wc3test.MDL(fixtures.Unit(fixtures.UnitSide))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -37,6 +37,18 @@ func (m *Mem) Put() {
 // Attach makes s's Release put m back: s is built from m and handed to its owner.
 func (m *Mem) Attach(s *scene.Scene) { s.OnRelease(m.Put) }
 
+// Build runs a decoder's build steps in order. At the first error it puts m back (the scene
+// is dropped) and returns that error.
+func (m *Mem) Build(steps ...func() error) error {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			m.Put()
+			return err
+		}
+	}
+	return nil
+}
+
 // Poison puts into the pool memory whose every block is full of garbage (NaNs, out-of-range
 // joints and indices), as the memory of a released scene would be, so that tests can check
 // that a decoder writes every element it takes.
