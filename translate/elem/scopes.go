@@ -348,15 +348,15 @@ func (p *parser) vec2s(dst [][2]float32, what string) [][2]float32 {
 	return dst
 }
 
-// splitComma splits the current data line, unquoted, at its first comma into the trimmed part
-// before it and the rest; a line without one fails as not being of the form given.
+// splitComma splits the current data line, unquoted, at its first comma; a line without one
+// fails as not being of the form given.
 func (p *parser) splitComma(what, form string) (head, rest []byte) {
 	b := unquote(p.val)
 	c := bytes.IndexByte(b, ',')
 	if c < 0 {
 		p.failf("%s: %s is not %s", what, clip(b), form)
 	}
-	return trim(b[:c]), b[c+1:]
+	return b[:c], b[c+1:]
 }
 
 // faces reads VertexIndices lines "3,i:j:k".
@@ -367,7 +367,7 @@ func (p *parser) faces(dst [][3]uint32) [][3]uint32 {
 			return
 		}
 		head, rest := p.splitComma("VertexIndices", "count,i:j:k")
-		n := p.integer(head, "VertexIndices count")
+		n := p.integer(trim(head), "VertexIndices count")
 		if n != 3 {
 			p.failf("VertexIndices: a face with %d vertices; only triangles (3) are allowed", n)
 		}
@@ -415,7 +415,7 @@ func (p *parser) blendPart() BlendPart {
 					return
 				}
 				head, rest := p.splitComma("VertexBlend", "vertex,weight")
-				v, ok := parseInt(head)
+				v, ok := parseInt(trim(head))
 				if !ok || v < 0 {
 					p.failf("VertexBlend: %s is not a vertex index", clip(head))
 				}

@@ -63,10 +63,13 @@ var awkward = []string{
 	"\x00\x01\x1f\x7f", "line\u2028para\u2029", "bad \xff utf8 \xc3", "naïve 日本語 🎉", "data:application/octet-stream;base64,",
 }
 
-// awkwardFloats covers magnitudes at the formatting cutoffs.
+// awkwardFloats covers the formatting rules: exponents at both cutoffs, negative zero,
+// subnormals, whole numbers past the fast path, float32-rounded values.
 var awkwardFloats = []float64{
 	0, math.Copysign(0, -1), 1, -1, 0.5, 0.1, 1.0 / 3, 1e-6, 9.99999e-7, 1e-7, -1e-7, 1.5e-10, 1e20, 1e21,
-	-1e21, 1e15, 1e15 - 1, -1e15, 5e-324, 0.70710677, 1e-100, 12345.678,
+	-1e21, 123456789012345678, 1e15, 1e15 - 1, -1e15, 1 << 53, 5e-324, math.SmallestNonzeroFloat64 * 7,
+	2.2250738585072014e-308, math.MaxFloat64, -math.MaxFloat64, r32(0.1), r32(1e-7), r32(3e38), r32(-1.5e-45),
+	float64(float32(16777217)), 0.70710677, 1e100, 1e-100, 12345.678,
 }
 
 // withImages returns variants of s whose resolved textures carry image bytes, so that .glb and

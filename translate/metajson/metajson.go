@@ -127,6 +127,9 @@ type builder struct {
 // list adds the array key of items, each made into an object by item, with the extras item
 // returns as its last member when they are not empty.
 func list[T any](b *builder, key string, items []T, item func(i int, t *T) (*object, scene.Extras)) {
+	if b.err != nil {
+		return // the document is dropped
+	}
 	arr := value{k: kArr, items: make([]value, 0, len(items))}
 	for i := range items {
 		o, x := item(i, &items[i])

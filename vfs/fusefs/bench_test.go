@@ -505,8 +505,8 @@ func BenchmarkListing(b *testing.B) {
 	close(names)
 	wg.Wait()
 	st := srv.Stats()
-	// A model is decoded once for all its documents; more than once means keys changed
-	// between a Getattr and an Open.
+	// A model is decoded once for all its documents (the log shows the count: more than one
+	// per model and texture would mean keys changed between a Getattr and an Open).
 	if st.Translations < models || st.Memory.Evictions != 0 {
 		b.Fatalf("warm-up: %+v", st)
 	}

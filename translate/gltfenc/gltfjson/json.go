@@ -64,7 +64,9 @@ var (
 
 // Writable reports whether Write can write doc exactly as qmuntal/gltf would (the oracle its
 // tests compare it with): no camera, sparse accessor, morph target, normal or occlusion
-// texture, second buffer or buffer URI, every enumerated value in range. Write checks it up
+// texture, second buffer or buffer URI, nil entry, primitive other than triangles, matrix
+// beside a translation, rotation or scale, or alpha cutoff on an opaque material, and every
+// enumerated value in range. Write checks it up
 // front, so that a document is never half written.
 func Writable(doc *gltf.Document) bool {
 	if doc == nil || len(doc.Cameras) > 0 || len(doc.Buffers) > 1 {
@@ -415,8 +417,8 @@ func (w *jsonWriter) floats(b []byte, v []float64) []byte { return array(w, b, v
 
 func (w *jsonWriter) strings(b []byte, v []string) []byte { return array(w, b, v, appendJSONString) }
 
-// value writes an extras or extensions value: open-ended data (any, maps of any), written
-// directly where anyValue knows the type and by encoding/json otherwise, as qmuntal does.
+// value writes an extras or extensions value: a plain value or one of the encoder's own (see
+// anyValue); anything else stops the writer with errNotPlain.
 func (w *jsonWriter) value(b []byte, v any) []byte {
 	return w.anyValue(b, v, 0)
 }
@@ -522,7 +524,7 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	return b
 }
 
-// isNilSlice reports whether v is a nil slice of one of the types anyValue writes.
+// isNilSlice reports whether v is a nil slice or map of one of the types anyValue writes.
 func isNilSlice(v any) bool {
 	switch x := v.(type) {
 	case []int:

@@ -70,10 +70,10 @@ func join(parts [][]byte) []byte {
 
 // writeDoc writes doc as a .gltf or .glb, handing the output's parts in order to emit (which
 // must not keep them: they are scratch memory). A document holding what the writer does not
-// write (writable), or a value JSON cannot hold, is an error: the encoder makes neither.
+// write (see Writable), or a value JSON cannot hold, is an error: the encoder makes neither.
 func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) error {
 	if !Writable(doc) {
-		return errors.New("gltfenc: the document holds parts the writer does not write")
+		return errors.New("gltfjson: the document holds parts the writer does not write")
 	}
 	var data []byte
 	hasBin := len(doc.Buffers) > 0

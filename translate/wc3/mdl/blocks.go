@@ -20,8 +20,8 @@ func (p *parser) file() {
 			p.skipUnknown()
 			continue
 		}
-		line := p.lx.tokLine
-		k := keyword(p.lx.text())
+		line, word := p.lx.tokLine, p.lx.text()
+		k := keyword(word)
 		if k < kwVersion || k > kwCollisionShape { // not a top-level block
 			p.warnTok(line, "unknown block %s skipped")
 			p.skipUnknown()
@@ -89,6 +89,9 @@ func (p *parser) file() {
 			m.Events = append(m.Events, p.eventObject())
 		case kwCollisionShape:
 			m.CollisionShapes = append(m.CollisionShapes, p.collisionShape())
+		default: // a top-level keyword this switch does not read
+			p.warnf(line, "unknown block %s skipped", quoteWord(word))
+			p.skipRest()
 		}
 	}
 	if !sawVersion {

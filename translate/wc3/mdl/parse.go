@@ -22,8 +22,8 @@ type parser struct {
 	warnings []string
 	dropped  int
 	known    bool   // a known top-level block was seen
-	stmtWord []byte // the keyword of the statement body is parsing, as written
-	stmtLine int    // and its line
+	stmtWord []byte // the keyword of the statement body is parsing, as written, until a nested
+	stmtLine int    // body starts (read them before parsing any nested block)
 }
 
 type parseError struct{ err *codec.FormatError }

@@ -30,7 +30,7 @@ func MDX(m *wc3.Model) ([]byte, error) {
 	return w.b, nil
 }
 
-// estimate guesses the encoded size so that big geosets are written without regrowing.
+// mdxSize guesses the encoded size so that big geosets are written without regrowing.
 func mdxSize(m *wc3.Model) int {
 	n := 4096
 	for i := range m.Geosets {
