@@ -138,15 +138,7 @@ func compareAnimations(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.D
 			smp := ga.Samplers[ch.Sampler]
 			times, values := readback.Floats(t, doc, int(smp.Input)), readback.Floats(t, doc, int(smp.Output))
 			width := path.Width()
-			at := anim.Track{Interp: anim.Interp(tr.Interp), Width: tr.Width, Rotation: path == scene.PathRotation,
-				Values: tr.Values, InTans: tr.InTans, OutTans: tr.OutTans, Default: defaultFor(path)}
-			at.Frames = make([]int64, len(tr.Frames))
-			for i, f := range tr.Frames {
-				at.Frames[i] = int64(f)
-			}
-			if tr.GlobalSeq >= 0 {
-				at.Global, at.Period = true, int64(raw.GlobalSequences[tr.GlobalSeq])
-			}
+			at := gameTrack(raw, tr, path)
 			win := anim.Window{Start: int64(seq.Interval[0]), End: int64(seq.Interval[1])}
 			rest := restOffset(s, n, path)
 			for k := 0; k <= steps; k++ {
@@ -225,6 +217,20 @@ func allowed(s *scene.Scene, n int, path scene.Path) float64 {
 	return 1.1 * max(1e-4, tol)
 }
 
+// gameTrack is the source track tr of path as the game evaluates it.
+func gameTrack(raw *wc3.Model, tr *wc3.Track, path scene.Path) anim.Track {
+	at := anim.Track{Interp: anim.Interp(tr.Interp), Width: tr.Width, Rotation: path == scene.PathRotation,
+		Values: tr.Values, InTans: tr.InTans, OutTans: tr.OutTans, Default: defaultFor(path)}
+	at.Frames = make([]int64, len(tr.Frames))
+	for i, f := range tr.Frames {
+		at.Frames[i] = int64(f)
+	}
+	if tr.GlobalSeq >= 0 {
+		at.Global, at.Period = true, int64(raw.GlobalSequences[tr.GlobalSeq])
+	}
+	return at
+}
+
 // distance is gltfsample.Distance after normalising a when it is a rotation.
 func distance(a, b []float64, rotation bool) float64 {
 	var la float64
@@ -280,15 +286,7 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 				if tr == nil {
 					return nil
 				}
-				at := anim.Track{Interp: anim.Interp(tr.Interp), Width: tr.Width, Rotation: path == scene.PathRotation,
-					Values: tr.Values, InTans: tr.InTans, OutTans: tr.OutTans, Default: defaultFor(path)}
-				at.Frames = make([]int64, len(tr.Frames))
-				for i, f := range tr.Frames {
-					at.Frames[i] = int64(f)
-				}
-				if tr.GlobalSeq >= 0 {
-					at.Global, at.Period = true, int64(raw.GlobalSequences[tr.GlobalSeq])
-				}
+				at := gameTrack(raw, tr, path)
 				v, err := anim.Sample(&at, win, tt*1000)
 				if err != nil {
 					t.Fatal(err)

@@ -57,21 +57,6 @@ func TestWriterRandomScenes(t *testing.T) {
 	}
 }
 
-// awkward holds names that need every kind of escaping.
-var awkward = []string{
-	"", "plain", `quote " and backslash \ `, "<script>&amp;</script>", "tab\tnewline\nreturn\rbs\bff\f",
-	"\x00\x01\x1f\x7f", "line\u2028para\u2029", "bad \xff utf8 \xc3", "naïve 日本語 🎉", "data:application/octet-stream;base64,",
-}
-
-// awkwardFloats covers the formatting rules: exponents at both cutoffs, negative zero,
-// subnormals, whole numbers past the fast path, float32-rounded values.
-var awkwardFloats = []float64{
-	0, math.Copysign(0, -1), 1, -1, 0.5, 0.1, 1.0 / 3, 1e-6, 9.99999e-7, 1e-7, -1e-7, 1.5e-10, 1e20, 1e21,
-	-1e21, 123456789012345678, 1e15, 1e15 - 1, -1e15, 1 << 53, 5e-324, math.SmallestNonzeroFloat64 * 7,
-	2.2250738585072014e-308, math.MaxFloat64, -math.MaxFloat64, r32(0.1), r32(1e-7), r32(3e38), r32(-1.5e-45),
-	float64(float32(16777217)), 0.70710677, 1e100, 1e-100, 12345.678,
-}
-
 // withImages returns variants of s whose resolved textures carry image bytes, so that .glb and
 // EmbedImages put them into the buffer.
 func withImages(t *testing.T, s *scene.Scene) *scene.Scene {
@@ -86,7 +71,7 @@ func withImages(t *testing.T, s *scene.Scene) *scene.Scene {
 	return s
 }
 
-// randomScene builds a scene from random choices: nodes with awkward names, extras and
+// randomScene builds a scene from random choices: nodes with gltfjsontest.Awkward names, extras and
 // transforms of every magnitude, meshes with random attributes, skins, materials with and
 // without textures in every alpha mode, animations with every path and interpolation.
 func randomScene(r *rand.Rand) *scene.Scene {
@@ -94,7 +79,7 @@ func randomScene(r *rand.Rand) *scene.Scene {
 	f32 := func() float32 {
 		switch pick(5) {
 		case 0:
-			if f := float32(awkwardFloats[pick(len(awkwardFloats))]); !math.IsInf(float64(f), 0) {
+			if f := float32(gltfjsontest.AwkwardFloats[pick(len(gltfjsontest.AwkwardFloats))]); !math.IsInf(float64(f), 0) {
 				return f
 			}
 			return -1e-7
@@ -105,7 +90,7 @@ func randomScene(r *rand.Rand) *scene.Scene {
 		}
 		return float32(r.NormFloat64())
 	}
-	str := func() string { return awkward[pick(len(awkward))] }
+	str := func() string { return gltfjsontest.Awkward[pick(len(gltfjsontest.Awkward))] }
 	extras := func() scene.Extras {
 		if pick(2) == 0 {
 			return nil

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"encoding/base64"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -451,6 +450,3 @@ func typeFields(t reflect.Type) []field {
 	fieldsCache.Store(t, fs)
 	return fs
 }
-
-// errNotPlain is wrapped by Validate's error for extras that are not plain.
-var errNotPlain = fmt.Errorf("not a plain value")

@@ -19,29 +19,6 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// awkward holds strings that need every kind of escaping.
-var awkward = []string{
-	"", "plain", `quote " and backslash \ `, "<script>&amp;</script>", "tab\tnewline\nreturn\rbs\bff\f",
-	"\x00\x01\x1f\x7f", "line\u2028para\u2029", "bad \xff utf8 \xc3", "naïve 日本語 🎉", "data:application/octet-stream;base64,",
-}
-
-// awkwardFloats covers the formatting rules: exponents at both cutoffs, negative zero,
-// subnormals, whole numbers past the fast path, float32-rounded values.
-var awkwardFloats = []float64{
-	0, math.Copysign(0, -1), 1, -1, 0.5, 0.1, 1.0 / 3, 1e-6, 9.99999e-7, 1e-7, -1e-7, 1.5e-10, 1e20, 1e21,
-	-1e21, 123456789012345678, 1e15, 1e15 - 1, -1e15, 1 << 53, 5e-324, math.SmallestNonzeroFloat64 * 7,
-	2.2250738585072014e-308, math.MaxFloat64, -math.MaxFloat64, r32(0.1), r32(1e-7), r32(3e38), r32(-1.5e-45),
-	float64(float32(16777217)), 0.70710677, 1e100, 1e-100, 12345.678,
-}
-
-// namedCount is a named type, which the fast writer leaves to encoding/json.
-type namedCount uint32
-
-// loud has a MarshalJSON method, which encoding/json must be left to call.
-type loud string
-
-func (l loud) MarshalJSON() ([]byte, error) { return json.Marshal(strings.ToUpper(string(l)) + " <&>") }
-
 // extrasOfEveryType holds every dynamic type the fast writer writes directly, nil and empty
 // forms included, and some it leaves to encoding/json.
 func extrasOfEveryType() map[string]any {
@@ -54,7 +31,7 @@ func extrasOfEveryType() map[string]any {
 		}
 	}
 	return map[string]any{
-		"nil": nil, "s": awkward[3], "t": true, "f": false,
+		"nil": nil, "s": gltfjsontest.Awkward[3], "t": true, "f": false,
 		"int": -7, "int8": int8(-8), "int16": int16(-16), "int32": int32(-32), "int64": int64(-1 << 62),
 		"uint": uint(7), "uint8": uint8(8), "uint16": uint16(16), "uint32": uint32(1 << 31), "uint64": uint64(1 << 63),
 		"f64": 1e-7, "f32": float32(1e-7), "f32big": float32(1e21), "f32tiny": math.Float32frombits(1), "f32neg0": float32(math.Copysign(0, -1)),
@@ -86,20 +63,20 @@ func manyKeys() map[string]any {
 func featureDoc(withData bool) *gltf.Document {
 	ext := gltf.Extensions{unlit.ExtensionName: unlit.Unlit{}, "X_other": map[string]any{"a<b": []int{1, 2}}}
 	extras := map[string]any{}
-	for i, s := range awkward {
-		extras[s] = awkwardFloats[i]
+	for i, s := range gltfjsontest.Awkward {
+		extras[s] = gltfjsontest.AwkwardFloats[i]
 	}
-	fl := func(i int) float64 { return awkwardFloats[i%len(awkwardFloats)] }
+	fl := func(i int) float64 { return gltfjsontest.AwkwardFloats[i%len(gltfjsontest.AwkwardFloats)] }
 	extras["every type"] = extrasOfEveryType()
 	doc := &gltf.Document{
 		Extensions:         ext,
 		Extras:             extras,
 		ExtensionsUsed:     []string{unlit.ExtensionName, "X_<other>"},
 		ExtensionsRequired: []string{"X_<other>"},
-		Asset:              gltf.Asset{Extensions: ext, Extras: "asset&", Copyright: awkward[2], Generator: awkward[3], MinVersion: "2.0"},
+		Asset:              gltf.Asset{Extensions: ext, Extras: "asset&", Copyright: gltfjsontest.Awkward[2], Generator: gltfjsontest.Awkward[3], MinVersion: "2.0"},
 		Scene:              gltf.Index(1),
 	}
-	buf := &gltf.Buffer{Name: awkward[4], Extras: []string{"x"}, Extensions: ext}
+	buf := &gltf.Buffer{Name: gltfjsontest.Awkward[4], Extras: []string{"x"}, Extensions: ext}
 	if withData {
 		buf.Data = []byte("abcdefghijklm")
 		buf.ByteLength = 11 // a .glb holds ByteLength bytes, a .gltf all of Data
@@ -111,7 +88,7 @@ func featureDoc(withData bool) *gltf.Document {
 			if at%2 == 0 {
 				a.BufferView = gltf.Index(int(at))
 				a.ByteOffset = int(ct) * 4
-				a.Name = awkward[int(at)%len(awkward)]
+				a.Name = gltfjsontest.Awkward[int(at)%len(gltfjsontest.Awkward)]
 			}
 			if ct == gltf.ComponentUbyte {
 				a.Normalized = true
@@ -121,20 +98,20 @@ func featureDoc(withData bool) *gltf.Document {
 			}
 			if at == gltf.AccessorScalar {
 				a.Min, a.Max = []float64{}, []float64{fl(int(ct) + 9)} // empty is left out
-				a.Extras = awkward[int(ct)]
+				a.Extras = gltfjsontest.Awkward[int(ct)]
 			}
 			doc.Accessors = append(doc.Accessors, a)
 		}
 	}
 	for i := range 3 {
-		an := &gltf.Animation{Name: awkward[i], Extras: map[string]any{"duration": float32(fl(i)), "loop": i%2 == 0}}
+		an := &gltf.Animation{Name: gltfjsontest.Awkward[i], Extras: map[string]any{"duration": float32(fl(i)), "loop": i%2 == 0}}
 		for ip := gltf.InterpolationLinear; ip <= gltf.InterpolationCubicSpline; ip++ {
 			an.Samplers = append(an.Samplers, &gltf.AnimationSampler{Input: i, Output: int(ip) + 1, Interpolation: ip})
 			c := &gltf.AnimationChannel{Sampler: int(ip), Target: gltf.AnimationChannelTarget{Path: gltf.TRSRotation}}
 			if ip != gltf.InterpolationStep {
 				c.Target.Node = gltf.Index(int(ip))
 			} else {
-				c.Extras, c.Target.Extras, c.Target.Path = "ch", "tg", gltf.TRSProperty(awkward[1])
+				c.Extras, c.Target.Extras, c.Target.Path = "ch", "tg", gltf.TRSProperty(gltfjsontest.Awkward[1])
 			}
 			an.Channels = append(an.Channels, c)
 		}
@@ -146,12 +123,12 @@ func featureDoc(withData bool) *gltf.Document {
 	for i := range 4 {
 		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{
 			Buffer: i % 2, ByteOffset: i * 4, ByteLength: i * 3, ByteStride: i * 4 % 8, Target: []gltf.Target{gltf.TargetNone, gltf.TargetArrayBuffer, gltf.TargetElementArrayBuffer, 7}[i],
-			Name: awkward[i], Extras: i,
+			Name: gltfjsontest.Awkward[i], Extras: i,
 		})
 	}
 	doc.Images = []*gltf.Image{
 		{Name: "a.png", URI: "../Textures/%20A%3C.png"},
-		{Name: awkward[3], MimeType: "image/png", BufferView: gltf.Index(3), Extras: map[string]any{"k": "v"}},
+		{Name: gltfjsontest.Awkward[3], MimeType: "image/png", BufferView: gltf.Index(3), Extras: map[string]any{"k": "v"}},
 		{},
 	}
 	for i, s := range []gltf.Sampler{
@@ -225,7 +202,7 @@ func randomDoc(r *rand.Rand) *gltf.Document {
 		if pick(3) == 0 {
 			return ""
 		}
-		b := []byte(awkward[pick(len(awkward))])
+		b := []byte(gltfjsontest.Awkward[pick(len(gltfjsontest.Awkward))])
 		for range pick(4) {
 			b = append(b, byte(r.Uint32()))
 		}
@@ -237,7 +214,7 @@ func randomDoc(r *rand.Rand) *gltf.Document {
 	num := func() float64 {
 		switch pick(4) {
 		case 0:
-			return awkwardFloats[pick(len(awkwardFloats))]
+			return gltfjsontest.AwkwardFloats[pick(len(gltfjsontest.AwkwardFloats))]
 		case 1:
 			return r32(num32())
 		case 2:
@@ -440,7 +417,7 @@ func TestJSONFloat(t *testing.T) {
 			t.Fatalf("float32 %v (%#x): got %q %v, want %q %v", f32, math.Float32bits(f32), got, ok, want, err)
 		}
 	}
-	for _, f := range awkwardFloats {
+	for _, f := range gltfjsontest.AwkwardFloats {
 		check(f)
 		check(-f)
 		check(math.Nextafter(f, math.Inf(1)))
@@ -463,7 +440,7 @@ func TestJSONFloat(t *testing.T) {
 
 // FuzzJSONFloat extends TestJSONFloat with the fuzzer's choice of bits.
 func FuzzJSONFloat(f *testing.F) {
-	for _, v := range awkwardFloats {
+	for _, v := range gltfjsontest.AwkwardFloats {
 		f.Add(math.Float64bits(v))
 	}
 	f.Fuzz(func(t *testing.T, bits uint64) {
@@ -491,7 +468,7 @@ func TestJSONString(t *testing.T) {
 			t.Fatalf("%q: got %s, want %s", s, got, want)
 		}
 	}
-	for _, s := range awkward {
+	for _, s := range gltfjsontest.Awkward {
 		check(s)
 	}
 	for c := range 256 {
@@ -518,7 +495,7 @@ func TestJSONString(t *testing.T) {
 
 // FuzzJSONString extends TestJSONString with the fuzzer's strings.
 func FuzzJSONString(f *testing.F) {
-	for _, s := range awkward {
+	for _, s := range gltfjsontest.Awkward {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
