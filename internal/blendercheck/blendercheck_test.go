@@ -1,8 +1,6 @@
 package blendercheck
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -21,26 +19,6 @@ import (
 	"github.com/modelfs/modelfs/vfs"
 	"github.com/modelfs/modelfs/vfs/fusefs"
 )
-
-// blender returns the Blender binary, or skips — except under CI (CI=true) or with
-// MODELFS_BLENDER_REQUIRED=1, where a missing Blender is a failure.
-func blender(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("blendercheck: starting Blender is slow; skipped under -short")
-	}
-	if b := os.Getenv("MODELFS_BLENDER"); b != "" {
-		return b
-	}
-	b, err := exec.LookPath("blender")
-	if err != nil {
-		if os.Getenv("MODELFS_BLENDER_REQUIRED") == "1" || os.Getenv("CI") == "true" {
-			t.Fatalf("blendercheck: %v (CI needs Blender: apt-get install blender python3-numpy)", err)
-		}
-		t.Skip("blendercheck: blender not found (apt-get install blender python3-numpy, or scripts/blender/run.sh)")
-	}
-	return b
-}
 
 // mount serves root through modelfs in a temporary directory, unmounted when the test ends.
 func mount(t *testing.T, root string) string {
@@ -85,7 +63,7 @@ func gltfFiles(t *testing.T, dir string) []string {
 // through the mount with the Khronos validator, and imports every .gltf, .glb and .obj of the
 // mounts in headless Blender, comparing what it built with the .json beside each.
 func TestBlenderImport(t *testing.T) {
-	bin := blender(t)
+	bin := Binary(t)
 	repo := corpus.RepoRoot(t)
 	// Everything is read through the mount, as an artist's Blender would.
 	// The Elfreina fixtures are hand-written (no real .elem file is public) and live with their
@@ -107,36 +85,22 @@ func TestBlenderImport(t *testing.T) {
 	}
 	gltfvalidate.Check(t, files...)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	args := append([]string{"-b", "--factory-startup", "--python-exit-code", "1",
-		"--python", filepath.Join(repo, "scripts", "blender", "check.py"), "--", "--require-image-data"}, dirs...)
-	cmd := exec.CommandContext(ctx, bin, args...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
-		if strings.HasPrefix(line, "FAIL ") {
-			t.Error(line)
-		} else {
-			t.Log(line)
-		}
-	}
+	r := Run(t, bin, 10*time.Minute, append([]string{"--require-image-data"}, dirs...)...)
 	// The creature's skins came in as variants, each mesh showing the skin with one material
 	// per variant.
 	for _, kind := range []string{".gltf", ".glb"} {
 		want := "Creature/TestBeast/TestBeast.m2" + kind + "  "
-		if !strings.Contains(buf.String(), want) || !strings.Contains(lineWith(buf.String(), want), "variants 3/3 on 2/2 mesh(es)") {
+		if !strings.Contains(r.Output, want) || !strings.Contains(lineWith(r.Output, want), "variants 3/3 on 2/2 mesh(es)") {
 			t.Errorf("%s: no line saying Blender imported its 3 skin variants on both meshes", want)
 		}
 	}
 	var exit *exec.ExitError
 	switch {
-	case errors.As(err, &exit):
+	case errors.As(r.Err, &exit):
 		t.Errorf("blender check failed (exit status %d); output above", exit.ExitCode())
-	case err != nil:
-		t.Fatalf("running %s: %v", bin, err)
-	case !strings.Contains(buf.String(), "summary: "):
+	case r.Err != nil:
+		t.Fatalf("running %s: %v", bin, r.Err)
+	case !strings.Contains(r.Output, "summary: "):
 		t.Errorf("blender exited 0 without the checker's summary; output above")
 	}
 }
@@ -145,7 +109,7 @@ func TestBlenderImport(t *testing.T) {
 // 148 sequences, a dense mesh), as the mount serves them, with the validator, and imports them
 // into Blender, playing every animation.
 func TestBlenderHeavy(t *testing.T) {
-	bin := blender(t)
+	bin := Binary(t)
 	repo := corpus.RepoRoot(t)
 	src := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(src, "Textures"), 0o755); err != nil {
@@ -171,8 +135,6 @@ func TestBlenderHeavy(t *testing.T) {
 		}
 	}
 	dir := mount(t, src)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
 	// The .glb only: the .gltf holds the same scene, and each import of these takes seconds.
 	out := filepath.Join(t.TempDir(), "glb")
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -191,25 +153,9 @@ func TestBlenderHeavy(t *testing.T) {
 	}
 	glbs, _ := filepath.Glob(filepath.Join(out, "*.glb"))
 	gltfvalidate.Check(t, glbs...)
-	cmd := exec.CommandContext(ctx, bin, "-b", "--factory-startup", "--python-exit-code", "1",
-		"--python", filepath.Join(repo, "scripts", "blender", "check.py"), "--", out)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = cmd.Run()
-	passed := 0
-	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
-		switch {
-		case strings.HasPrefix(line, "FAIL "):
-			t.Error(line)
-		case strings.HasPrefix(line, "PASS "):
-			passed++
-			t.Log(line)
-		default:
-			t.Log(line)
-		}
-	}
-	if err != nil || passed != 3 {
-		t.Errorf("blender check: %v, %d of 3 passed; output above", err, passed)
+	r := Run(t, bin, 10*time.Minute, out)
+	if r.Err != nil || r.Passed != 3 {
+		t.Errorf("blender check: %v, %d of 3 passed; output above", r.Err, r.Passed)
 	}
 }
 

@@ -8,5 +8,6 @@
 // The test needs Blender 3.4 or later and numpy (Debian: apt-get install blender python3-numpy;
 // scripts/blender/run.sh and .ci/run install them). It looks for MODELFS_BLENDER, then blender on
 // PATH, and skips when neither is there — but fails under CI=true or MODELFS_BLENDER_REQUIRED=1.
-// It is skipped under -short, as starting Blender takes seconds.
+// It is skipped under -short, as starting Blender takes seconds. Binary and Run find Blender and
+// run the import check for the other packages' Blender tests too.
 package blendercheck

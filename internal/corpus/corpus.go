@@ -34,15 +34,9 @@ func RepoRoot(t testing.TB) string {
 // Dir returns the corpus directory, or skips the test (fails it under CI) when it is absent.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(RepoRoot(t), "..", "shared", "corpus")
-	if env := os.Getenv("MODELFS_CORPUS"); env != "" {
-		dir = env
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("corpus: %v (CI must have the shared corpus)", err)
-		}
-		t.Skipf("corpus: %s not found; skipping checks against real game files", dir)
+	dir := Optional(t)
+	if dir == "" {
+		t.Skip("corpus: not found; skipping checks against real game files")
 	}
 	return dir
 }

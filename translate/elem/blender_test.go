@@ -1,17 +1,14 @@
 package elem
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/blendercheck"
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
@@ -61,46 +58,16 @@ func TestValidator(t *testing.T) {
 // animations and rest-pose bounds with the .json beside each. It skips without Blender, except
 // under CI=true or MODELFS_BLENDER_REQUIRED=1, and under -short.
 func TestBlenderImport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starting Blender is slow; skipped under -short")
-	}
-	bin := os.Getenv("MODELFS_BLENDER")
-	if bin == "" {
-		var err error
-		if bin, err = exec.LookPath("blender"); err != nil {
-			if os.Getenv("CI") == "true" || os.Getenv("MODELFS_BLENDER_REQUIRED") == "1" {
-				t.Fatalf("blender: %v (CI needs Blender: apt-get install blender python3-numpy)", err)
-			}
-			t.Skip("blender not found")
-		}
-	}
+	bin := blendercheck.Binary(t)
 	dir := convertTree(t)
-	script := filepath.Join(corpus.RepoRoot(t), "scripts", "blender", "check.py")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-b", "--factory-startup", "--python-exit-code", "1", "--python", script, "--", dir)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	passed := 0
-	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
-		switch {
-		case strings.HasPrefix(line, "FAIL "):
-			t.Error(line)
-		case strings.HasPrefix(line, "PASS "):
-			passed++
-			t.Log(line)
-		default:
-			t.Log(line)
-		}
-	}
+	r := blendercheck.Run(t, bin, 5*time.Minute, dir)
 	var exit *exec.ExitError
 	switch {
-	case errors.As(err, &exit):
+	case errors.As(r.Err, &exit):
 		t.Errorf("blender check failed (exit status %d); output above", exit.ExitCode())
-	case err != nil:
-		t.Fatalf("running %s: %v", bin, err)
-	case passed != 3*len(fixtures):
-		t.Errorf("%d files passed, want %d (a .gltf, .glb and .obj per fixture)", passed, 3*len(fixtures))
+	case r.Err != nil:
+		t.Fatalf("running %s: %v", bin, r.Err)
+	case r.Passed != 3*len(fixtures):
+		t.Errorf("%d files passed, want %d (a .gltf, .glb and .obj per fixture)", r.Passed, 3*len(fixtures))
 	}
 }
