@@ -1,0 +1,248 @@
+package mpq
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/modelfs/modelfs/translate/codec"
+)
+
+// Options say how to open an archive.
+type Options struct {
+	// Name is the archive's path, used in errors.
+	Name string
+	// Map reads the header as Warcraft III does (format 1 fields only); set it for .w3m and
+	// .w3x files. When Name ends in one of those it is set for you.
+	Map bool
+	// ListFiles are more member names (lines of the (listfile) format), for archives whose own
+	// listfile is missing or incomplete.
+	ListFiles [][]byte
+}
+
+// Archive is an opened MPQ archive. It is an fs.FS whose paths are the members' names with
+// '/' for '\'. It is safe for concurrent use.
+type Archive struct {
+	r    io.ReaderAt
+	size int64
+	opts Options
+	hdr  header
+
+	hashes []hashEntry
+	blocks []block
+
+	root     *node
+	members  []*node // every named file, in listing order
+	warnings []error
+}
+
+// node is a directory or a member in the archive's tree.
+type node struct {
+	name     string // base name
+	path     string // fs path, '/'-separated
+	dir      bool
+	children []*node
+	index    map[string]*node // by lower-case name, directories only
+	block    int              // files only
+	arcName  string           // the member's name in the archive, '\'-separated
+	key      uint32           // the cipher key of encrypted members
+	keyKnown bool
+	unnamed  bool // the name was made up: the member's real name is not known
+}
+
+// Error is a problem with an archive or one of its members.
+type Error = codec.FormatError
+
+// Open reads the archive's header and tables and builds its tree of names. Members are read
+// only when opened.
+func Open(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
+	if ext := strings.ToLower(path.Ext(opts.Name)); ext == ".w3m" || ext == ".w3x" {
+		opts.Map = true
+	}
+	a := &Archive{r: r, size: size, opts: opts}
+	h, err := a.findHeader()
+	if err != nil {
+		return nil, err
+	}
+	a.hdr = h
+	if h.forcedFormat1 {
+		a.warn(a.errorf(h.base+12, nil, "header claims format %d (%d bytes); read as format 1", h.declaredFmt+1, h.declaredSize))
+	}
+	if h.format >= 3 && (h.hashCount == 0 || h.blockCount == 0) && h.hetPos != 0 && h.betPos != 0 {
+		err = a.readExtendedTables()
+	} else {
+		err = a.readClassicTables()
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.buildTree()
+	return a, nil
+}
+
+func (a *Archive) errorf(off int64, cause error, format string, args ...any) *Error {
+	return &Error{Format: "mpq", File: a.opts.Name, Offset: off, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+func (a *Archive) warn(err error) { a.warnings = append(a.warnings, err) }
+
+// Warnings are the problems met while opening: parts of the archive that were skipped.
+func (a *Archive) Warnings() []error { return slices.Clip(a.warnings) }
+
+// Format is the archive's format, 1 to 4, as read.
+func (a *Archive) Format() int { return a.hdr.format }
+
+// SectorSize is the size of the units members are stored in.
+func (a *Archive) SectorSize() int { return 512 << a.hdr.sectorShift }
+
+// Offset is where the archive's header sits in the file.
+func (a *Archive) Offset() int64 { return a.hdr.base }
+
+// BlockCount is the number of entries of the block table as read.
+func (a *Archive) BlockCount() int { return len(a.blocks) }
+
+// internal names: never shown as members (StormLib's listings leave them out too).
+var internal = map[string]bool{"(listfile)": true, "(attributes)": true, "(signature)": true, "(user data)": true}
+
+// buildTree names every member: by the archive's (listfile) and the caller's lists first,
+// then, for blocks no name reaches, File%08d with an extension sniffed from the content.
+func (a *Archive) buildTree() {
+	a.root = &node{dir: true, path: ".", index: map[string]*node{}}
+	named := make([]bool, len(a.blocks))
+	known := map[[2]uint32]bool{} // name checks of named members: their other locales are not new files
+	lists := a.opts.ListFiles
+	if b, err := a.readInternal("(listfile)"); err == nil {
+		lists = append([][]byte{b}, lists...)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		a.warn(err)
+	}
+	for _, list := range lists {
+		for _, name := range splitList(list) {
+			bi, ok := a.lookup(name)
+			if !ok || named[bi] || internal[strings.ToLower(name)] {
+				continue
+			}
+			if a.blocks[bi].flags&flagExists == 0 {
+				continue
+			}
+			if a.add(name, bi) {
+				named[bi] = true
+				known[[2]uint32{hashString(name, hashNameA), hashString(name, hashNameB)}] = true
+			}
+		}
+	}
+	for _, e := range a.hashes {
+		bi := int(e.block)
+		if e.block >= hashDeleted || bi >= len(a.blocks) || named[bi] || known[[2]uint32{e.nameA, e.nameB}] {
+			continue
+		}
+		b := a.blocks[bi]
+		if b.flags&flagExists == 0 || b.flags&flagDeleteMarker != 0 {
+			continue
+		}
+		named[bi] = true
+		if a.isInternal(e) {
+			continue
+		}
+		if a.add(fmt.Sprintf("File%08d%s", bi, a.sniffExt(bi)), bi) {
+			a.members[len(a.members)-1].unnamed = true
+		}
+	}
+	sortTree(a.root)
+}
+
+// isInternal tells whether a hash entry is one of the archive's internal files.
+func (a *Archive) isInternal(e hashEntry) bool {
+	for name := range internal {
+		if e.nameA == hashString(name, hashNameA) && e.nameB == hashString(name, hashNameB) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitList splits a listfile into names: lines, or ';'-separated, trimmed.
+func splitList(b []byte) []string {
+	var names []string
+	for _, f := range bytes.FieldsFunc(b, func(r rune) bool { return r == '\n' || r == '\r' || r == ';' }) {
+		if s := string(bytes.TrimSpace(f)); s != "" {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// add places a member in the tree. Names that no fs path can carry (empty elements, "." or
+// "..") are left out with a warning; directories differing only in case are one directory.
+func (a *Archive) add(arcName string, bi int) bool {
+	parts := strings.FieldsFunc(arcName, func(r rune) bool { return r == '\\' || r == '/' })
+	if len(parts) == 0 || strings.Contains(arcName, "\\\\") {
+		a.warn(a.errorf(-1, nil, "member name %q cannot be a path; left out", arcName))
+		return false
+	}
+	for _, p := range parts {
+		if p == "." || p == ".." || !fs.ValidPath(p) {
+			a.warn(a.errorf(-1, nil, "member name %q cannot be a path; left out", arcName))
+			return false
+		}
+	}
+	dir := a.root
+	for i, p := range parts {
+		key := strings.ToLower(p)
+		child := dir.index[key]
+		last := i == len(parts)-1
+		switch {
+		case child == nil:
+			child = &node{name: p, path: path.Join(dir.path, p), dir: !last}
+			if !last {
+				child.index = map[string]*node{}
+			}
+			dir.index[key] = child
+			dir.children = append(dir.children, child)
+		case last || !child.dir:
+			a.warn(a.errorf(-1, nil, "member name %q collides with %q; left out", arcName, child.path))
+			return false
+		}
+		dir = child
+	}
+	dir.block, dir.arcName = bi, strings.Join(parts, "\\")
+	a.members = append(a.members, dir)
+	return true
+}
+
+func sortTree(n *node) {
+	slices.SortFunc(n.children, func(x, y *node) int { return strings.Compare(x.name, y.name) })
+	for _, c := range n.children {
+		if c.dir {
+			sortTree(c)
+		}
+	}
+}
+
+// readInternal reads a whole internal file such as (listfile), capped in size.
+func (a *Archive) readInternal(name string) ([]byte, error) {
+	bi, ok := a.lookup(name)
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	n := &node{name: name, arcName: name, block: bi}
+	m, err := a.openNode(n)
+	if err != nil {
+		return nil, err
+	}
+	const maxList = 64 << 20
+	if m.size > maxList {
+		return nil, a.errorf(-1, nil, "%s of %d bytes is larger than %d", name, m.size, maxList)
+	}
+	f := &File{m: m}
+	b := make([]byte, m.size)
+	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return b, nil
+}

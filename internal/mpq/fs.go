@@ -1,0 +1,117 @@
+package mpq
+
+import (
+	"io"
+	"io/fs"
+	"strings"
+)
+
+// find walks the tree to name; names match exactly, as io/fs asks.
+func (a *Archive) find(op, name string) (*node, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	n := a.root
+	if name == "." {
+		return n, nil
+	}
+	for _, p := range strings.Split(name, "/") {
+		var next *node
+		if n.dir {
+			if c := n.index[strings.ToLower(p)]; c != nil && c.name == p {
+				next = c
+			}
+		}
+		if next == nil {
+			return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+		}
+		n = next
+	}
+	return n, nil
+}
+
+// Open opens a member or a directory of the archive.
+func (a *Archive) Open(name string) (fs.File, error) {
+	n, err := a.find("open", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.dir {
+		return &dirFile{a: a, n: n}, nil
+	}
+	m, err := a.openNode(n)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &File{m: m}, nil
+}
+
+// Stat describes a member or directory without opening it.
+func (a *Archive) Stat(name string) (fs.FileInfo, error) {
+	n, err := a.find("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return a.info(n), nil
+}
+
+func (a *Archive) info(n *node) fileInfo {
+	if n.dir {
+		return fileInfo{n: n}
+	}
+	return fileInfo{n: n, size: int64(a.blocks[n.block].fsize)}
+}
+
+// ReadDir lists a directory, sorted by name.
+func (a *Archive) ReadDir(name string) ([]fs.DirEntry, error) {
+	n, err := a.find("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if !n.dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	out := make([]fs.DirEntry, len(n.children))
+	for i, c := range n.children {
+		out[i] = fs.FileInfoToDirEntry(a.info(c))
+	}
+	return out, nil
+}
+
+// Members lists every named member's fs path, in the order names were found.
+func (a *Archive) Members() []string {
+	out := make([]string, len(a.members))
+	for i, n := range a.members {
+		out[i] = n.path
+	}
+	return out
+}
+
+// dirFile is an open directory.
+type dirFile struct {
+	a    *Archive
+	n    *node
+	next int
+}
+
+func (d *dirFile) Stat() (fs.FileInfo, error) { return d.a.info(d.n), nil }
+func (d *dirFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.n.path, Err: fs.ErrInvalid}
+}
+func (d *dirFile) Close() error { return nil }
+
+func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
+	rest := d.n.children[d.next:]
+	if count > 0 && len(rest) == 0 {
+		return nil, io.EOF
+	}
+	if count > 0 && count < len(rest) {
+		rest = rest[:count]
+	}
+	d.next += len(rest)
+	out := make([]fs.DirEntry, len(rest))
+	for i, c := range rest {
+		out[i] = fs.FileInfoToDirEntry(d.a.info(c))
+	}
+	return out, nil
+}
