@@ -267,12 +267,14 @@ var foreign = []struct{ magic, what string }{
 // Sniff picks the format of a source from its content. Formats claiming name's extension are
 // tried first, then all others. head should hold the first SniffLen bytes of the file.
 func Sniff(name string, head []byte) (*Format, error) {
-	all := slices.DeleteFunc(Formats(), func(f Format) bool { return f.Decode == nil })
 	ext := Ext(name)
+	regMu.RLock() // not Formats(): every translation sniffs, and a copy would cost each one
+	defer regMu.RUnlock()
 	for _, byExt := range []bool{true, false} {
-		for i := range all {
-			if slices.Contains(all[i].Exts, ext) == byExt && all[i].Match(head) {
-				return &all[i], nil
+		for i := range formats {
+			f := &formats[i]
+			if f.Decode != nil && slices.Contains(f.Exts, ext) == byExt && f.Match(head) {
+				return f, nil
 			}
 		}
 	}
@@ -285,8 +287,8 @@ func Sniff(name string, head []byte) (*Format, error) {
 			what = "unsupported format: " + f.what
 		}
 	}
-	for _, f := range all {
-		if slices.Contains(f.Exts, ext) {
+	for _, f := range formats {
+		if f.Decode != nil && slices.Contains(f.Exts, ext) {
 			what += ", not a " + f.Description
 			break
 		}
