@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -20,6 +21,7 @@ type convertCmd struct {
 	Out     pathArg           `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
 	Root    pathArg           `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
 	Embed   bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
+	ListFiles []string        `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
 	Decoder map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 }
 
@@ -31,35 +33,68 @@ func checkDecoderOptions(kv map[string]string) error {
 	return nil
 }
 
+// opened is a model read for convert or info, and what it was read from.
+type opened struct {
+	src  codec.Source
+	root *os.Root // the folder it lies in; nil for a member of an archive
+	arc  *mpq.Archive
+}
+
+func (o *opened) Close() {
+	if o.root != nil {
+		o.root.Close()
+	}
+	if o.arc != nil {
+		o.arc.Close()
+	}
+}
+
 // openModel reads the model at in under root (default: its directory) and returns it as a
-// codec.Source named by its path relative to root.
-func openModel(in, rootDir string) (codec.Source, *os.Root, error) {
+// codec.Source named by its path relative to root. A path that runs through an archive
+// (Data/patch.MPQ/Creature/Rabbit/Rabbit.m2) names a member, whose companions are looked up
+// in the same archive.
+func openModel(in, rootDir string, listfiles []string) (*opened, error) {
+	if archive, member, ok := splitArchivePath(in); ok {
+		if rootDir != "" {
+			return nil, &usageError{"--root does not apply to a model inside an archive: its root is the archive's"}
+		}
+		a, err := openArchive(archive, listfiles)
+		if err != nil {
+			return nil, err
+		}
+		data, err := fs.ReadFile(a, member)
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+		return &opened{src: codec.Source{Name: member, Data: data, FS: a}, arc: a}, nil
+	}
 	if rootDir == "" {
 		rootDir = filepath.Dir(in)
 	}
 	absIn, err := filepath.Abs(in)
 	if err != nil {
-		return codec.Source{}, nil, err
+		return nil, err
 	}
 	absRoot, err := filepath.Abs(rootDir)
 	if err != nil {
-		return codec.Source{}, nil, err
+		return nil, err
 	}
 	rel, err := filepath.Rel(absRoot, absIn)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return codec.Source{}, nil, &usageError{fmt.Sprintf("%s is not inside the root %s", in, rootDir)}
+		return nil, &usageError{fmt.Sprintf("%s is not inside the root %s", in, rootDir)}
 	}
 	root, err := os.OpenRoot(absRoot)
 	if err != nil {
-		return codec.Source{}, nil, err
+		return nil, err
 	}
 	name := filepath.ToSlash(rel)
 	data, err := fs.ReadFile(codec.RootFS(root), name)
 	if err != nil {
 		root.Close()
-		return codec.Source{}, nil, err
+		return nil, err
 	}
-	return codec.Source{Name: name, Data: data, FS: codec.RootFS(root)}, root, nil
+	return &opened{src: codec.Source{Name: name, Data: data, FS: codec.RootFS(root)}, root: root}, nil
 }
 
 // Run translates the input and writes the output file(s).
@@ -71,11 +106,12 @@ func (c *convertCmd) Run(e *env) error {
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err
 	}
-	src, root, err := openModel(string(c.In), string(c.Root))
+	m, err := openModel(string(c.In), string(c.Root), c.ListFiles)
 	if err != nil {
 		return err
 	}
-	defer root.Close()
+	defer m.Close()
+	src := m.src
 	defer relaxGC(len(src.Data))()
 	src.Options = c.Decoder
 	if kind == translate.PNG {
@@ -99,7 +135,7 @@ func (c *convertCmd) Run(e *env) error {
 		}
 	}
 	if kind == translate.OBJ || (kind == translate.GLTF && !c.Embed) {
-		return writeImages(src, root, s, string(c.Out))
+		return writeImages(src, m.root, s, string(c.Out))
 	}
 	return nil
 }
@@ -143,6 +179,9 @@ func writeImages(src codec.Source, root *os.Root, s *scene.Scene, out string) er
 
 // same reports whether dst is the file name of the source tree itself.
 func same(dst string, root *os.Root, name string) bool {
+	if root == nil {
+		return false
+	}
 	a, err := os.Stat(dst)
 	if err != nil {
 		return false

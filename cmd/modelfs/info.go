@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
+
+	"github.com/modelfs/modelfs/internal/mpq"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
@@ -10,18 +13,28 @@ import (
 
 // infoCmd is `modelfs info`.
 type infoCmd struct {
-	In   pathArg `arg:"" help:"Model file to summarise (${model_exts})."`
-	Root pathArg `help:"Root of the game tree (see convert). Default: the model's directory."`
+	In        pathArg  `arg:"" help:"Model file to summarise (${model_exts}), a member path inside an archive, or an archive (.mpq .w3x .w3m)."`
+	Root      pathArg  `help:"Root of the game tree (see convert). Default: the model's directory."`
+	ListFiles []string `name:"listfile" placeholder:"FILE" help:"More member names for archives (see convert); repeatable."`
 }
 
 // Run prints the summary.
 func (c *infoCmd) Run(e *env) error {
-	src, root, err := openModel(string(c.In), string(c.Root))
+	if st, err := os.Stat(string(c.In)); err == nil && st.Mode().IsRegular() && mpq.IsArchiveName(string(c.In)) {
+		a, err := openArchive(string(c.In), c.ListFiles)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		printArchive(e, string(c.In), a)
+		return nil
+	}
+	m, err := openModel(string(c.In), string(c.Root), c.ListFiles)
 	if err != nil {
 		return err
 	}
-	defer root.Close()
-	s, f, err := translate.Decode(src)
+	defer m.Close()
+	s, f, err := translate.Decode(m.src)
 	if err != nil {
 		return err
 	}

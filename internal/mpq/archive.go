@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -39,6 +40,7 @@ type Archive struct {
 	root     *node
 	members  []*node // every named file, in listing order
 	warnings []error
+	closer   io.Closer
 }
 
 // node is a directory or a member in the archive's tree.
@@ -245,4 +247,48 @@ func (a *Archive) readInternal(name string) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// OpenFile opens the archive in the named file; Close closes the file.
+func OpenFile(name string, opts Options) (*Archive, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
+	}
+	if opts.Name == "" {
+		opts.Name = name
+	}
+	a, err := Open(f, st.Size(), opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a.closer = f
+	return a, nil
+}
+
+// Close closes the file OpenFile opened; an archive opened with Open has nothing to close.
+func (a *Archive) Close() error {
+	if a.closer == nil {
+		return nil
+	}
+	return a.closer.Close()
+}
+
+// IsArchiveName reports whether a file name is one modelfs opens as an MPQ archive.
+func IsArchiveName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".mpq", ".w3x", ".w3m":
+		return true
+	}
+	return false
 }

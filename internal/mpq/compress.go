@@ -113,19 +113,10 @@ func unBzip2(in []byte, limit int) ([]byte, error) {
 	return readLimited(bzip2.NewReader(bytes.NewReader(in)), limit)
 }
 
-// unLZMA reads an LZMA sector: a filter byte (0: none), the 5 bytes of LZMA properties and the
-// stream, whose length is the sector's.
+// unLZMA reads an LZMA sector: the stream with its classic 13-byte header (properties,
+// dictionary size, uncompressed size).
 func unLZMA(in []byte, want int) ([]byte, error) {
-	if len(in) < 6 {
-		return nil, errors.New("LZMA: sector too short for its properties")
-	}
-	if in[0] != 0 {
-		return nil, fmt.Errorf("LZMA: unknown filter %d", in[0])
-	}
-	var hdr [13]byte
-	copy(hdr[:5], in[1:6])
-	le.PutUint64(hdr[5:], uint64(want))
-	r, err := lzma.NewReader(io.MultiReader(bytes.NewReader(hdr[:]), bytes.NewReader(in[6:])))
+	r, err := lzma.NewReader(bytes.NewReader(in))
 	if err != nil {
 		return nil, fmt.Errorf("LZMA: %w", err)
 	}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelfs/modelfs/internal/mpq"
+)
+
+// splitArchivePath finds an archive among a path's leading elements: for
+// "Data/patch.MPQ/Creature/Rabbit/Rabbit.m2" it returns "Data/patch.MPQ" and the member
+// "Creature/Rabbit/Rabbit.m2". A path that exists as it is never goes through an archive.
+func splitArchivePath(in string) (archive, member string, ok bool) {
+	if _, err := os.Lstat(in); err == nil {
+		return "", "", false
+	}
+	parts := strings.Split(filepath.ToSlash(in), "/")
+	for i := 1; i < len(parts); i++ {
+		head := filepath.FromSlash(strings.Join(parts[:i], "/"))
+		if !mpq.IsArchiveName(head) {
+			continue
+		}
+		if st, err := os.Stat(head); err == nil && st.Mode().IsRegular() {
+			return head, strings.Join(parts[i:], "/"), true
+		}
+	}
+	return "", "", false
+}
+
+// openArchive opens an archive with more member names from listfiles.
+func openArchive(name string, listfiles []string) (*mpq.Archive, error) {
+	opts := mpq.Options{}
+	for _, lf := range listfiles {
+		b, err := os.ReadFile(lf)
+		if err != nil {
+			return nil, fmt.Errorf("--listfile: %w", err)
+		}
+		opts.ListFiles = append(opts.ListFiles, b)
+	}
+	return mpq.OpenFile(name, opts)
+}
+
+// printArchive writes a summary of an archive: its format, its members and how they are
+// stored, and what could not be read.
+func printArchive(e *env, name string, a *mpq.Archive) {
+	w := e.stdout
+	s := a.Summary()
+	fmt.Fprintf(w, "%s: MPQ archive, format %d, header at offset %d, sectors of %d bytes\n", name, a.Format(), a.Offset(), a.SectorSize())
+	fmt.Fprintf(w, "  members %d (%d without a known name), %d bytes stored, %d bytes unpacked\n", s.Members, s.Unnamed, s.Stored, s.Unpacked)
+	if s.Encrypted > 0 {
+		fmt.Fprintf(w, "  encrypted %d\n", s.Encrypted)
+	}
+	for _, c := range s.Compressions {
+		fmt.Fprintf(w, "  %-28s %d sectors\n", c.Name, c.Sectors)
+	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(w, "  unreadable: %v\n", p)
+	}
+	for _, p := range a.Warnings() {
+		fmt.Fprintf(w, "  warning: %v\n", p)
+	}
+}

@@ -1,0 +1,267 @@
+// Package mpqtest writes MPQ archives for tests: every format's header, encrypted and plain
+// members, sectors and single units, sector checksums, deletion markers, a listfile or none,
+// and the prefixes (a map header, a user-data block) the reader must look past.
+package mpqtest
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/md5"
+	"encoding/binary"
+	"hash/adler32"
+	"strings"
+
+	"github.com/modelfs/modelfs/internal/mpq/internal/crypt"
+)
+
+var le = binary.LittleEndian
+
+// Member is one file to store.
+type Member struct {
+	Name         string // '\'-separated, as archives name members
+	Data         []byte
+	Zlib         bool // compress each sector (or the unit) with zlib where that saves bytes
+	Encrypt      bool
+	FixKey       bool // adjust the key by position and size (with Encrypt)
+	SingleUnit   bool
+	SectorCRC    bool
+	DeleteMarker bool // a marker hiding Name in earlier archives; Data is ignored
+	Locale       uint16
+}
+
+// Archive describes an archive to write.
+type Archive struct {
+	Format      int    // 1 to 4; 0 means 1
+	SectorShift uint16 // sectors of 512<<SectorShift bytes; 0 means 3 (4 KiB), the games' choice
+	Members     []Member
+	NoListfile  bool
+	Prefix      int  // bytes of other data before the archive (a multiple of 512: a map header)
+	UserData    bool // a user-data block before the header, naming where the header is
+	HashCount   int  // hash table slots (a power of two); 0 picks one
+}
+
+const (
+	flagCompress     = 0x00000200
+	flagEncrypted    = 0x00010000
+	flagFixKey       = 0x00020000
+	flagSingleUnit   = 0x01000000
+	flagDeleteMarker = 0x02000000
+	flagSectorCRC    = 0x04000000
+	flagExists       = 0x80000000
+)
+
+// Bytes writes the archive.
+func (a Archive) Bytes() []byte {
+	format := max(a.Format, 1)
+	shift := a.SectorShift
+	if shift == 0 {
+		shift = 3
+	}
+	members := a.Members
+	if !a.NoListfile {
+		var names []string
+		for _, m := range members {
+			names = append(names, m.Name)
+		}
+		members = append(members[:len(members):len(members)], Member{Name: "(listfile)", Data: []byte(strings.Join(names, "\r\n") + "\r\n"), Zlib: true})
+	}
+	headerSize := [...]int{0, 0x20, 0x2C, 0x44, 0xD0}[format]
+
+	var out bytes.Buffer
+	out.Write(make([]byte, a.Prefix))
+	if a.UserData {
+		ud := make([]byte, 512)
+		copy(ud, "MPQ\x1b")
+		le.PutUint32(ud[4:], 512) // user data size
+		le.PutUint32(ud[8:], 512) // the header follows this block
+		le.PutUint32(ud[12:], 16)
+		out.Write(ud)
+	}
+	base := out.Len()
+	out.Write(make([]byte, headerSize))
+
+	type blockEntry struct {
+		pos          uint64
+		csize, fsize uint32
+		flags        uint32
+	}
+	blocks := make([]blockEntry, len(members))
+	for i, m := range members {
+		pos := uint64(out.Len() - base)
+		if m.DeleteMarker {
+			blocks[i] = blockEntry{pos: pos, flags: flagExists | flagDeleteMarker}
+			continue
+		}
+		flags := uint32(flagExists)
+		if m.Zlib {
+			flags |= flagCompress
+		}
+		if m.SingleUnit {
+			flags |= flagSingleUnit
+		}
+		if m.SectorCRC && m.Zlib && !m.SingleUnit {
+			flags |= flagSectorCRC
+		}
+		if m.Encrypt {
+			flags |= flagEncrypted
+			if m.FixKey {
+				flags |= flagFixKey
+			}
+		}
+		key := crypt.FileKey(m.Name, pos, uint32(len(m.Data)), m.FixKey)
+		data := storeMember(m, flags, key, 512<<shift)
+		out.Write(data)
+		blocks[i] = blockEntry{pos: pos, csize: uint32(len(data)), fsize: uint32(len(m.Data)), flags: flags}
+	}
+
+	hashCount := a.HashCount
+	if hashCount == 0 {
+		hashCount = 4
+		for hashCount < 2*len(members) {
+			hashCount *= 2
+		}
+	}
+	hashes := make([]byte, hashCount*16)
+	for i := 0; i < hashCount; i++ {
+		le.PutUint32(hashes[i*16+12:], 0xFFFFFFFF)
+		le.PutUint32(hashes[i*16:], 0xFFFFFFFF)
+		le.PutUint32(hashes[i*16+4:], 0xFFFFFFFF)
+		le.PutUint32(hashes[i*16+8:], 0xFFFFFFFF)
+	}
+	for bi, m := range members {
+		slot := int(crypt.Hash(m.Name, crypt.Index)) & (hashCount - 1)
+		for le.Uint32(hashes[slot*16+12:]) != 0xFFFFFFFF {
+			slot = (slot + 1) % hashCount
+		}
+		e := hashes[slot*16:]
+		le.PutUint32(e, crypt.Hash(m.Name, crypt.NameA))
+		le.PutUint32(e[4:], crypt.Hash(m.Name, crypt.NameB))
+		le.PutUint16(e[8:], m.Locale)
+		le.PutUint16(e[10:], 0)
+		le.PutUint32(e[12:], uint32(bi))
+	}
+	crypt.Encrypt(hashes, crypt.Hash("(hash table)", crypt.Key))
+	blockBytes := make([]byte, len(blocks)*16)
+	hiBytes := make([]byte, len(blocks)*2)
+	for i, b := range blocks {
+		e := blockBytes[i*16:]
+		le.PutUint32(e, uint32(b.pos))
+		le.PutUint32(e[4:], b.csize)
+		le.PutUint32(e[8:], b.fsize)
+		le.PutUint32(e[12:], b.flags)
+		le.PutUint16(hiBytes[i*2:], uint16(b.pos>>32))
+	}
+	crypt.Encrypt(blockBytes, crypt.Hash("(block table)", crypt.Key))
+
+	hashPos := uint64(out.Len() - base)
+	out.Write(hashes)
+	blockPos := uint64(out.Len() - base)
+	out.Write(blockBytes)
+	var hiPos uint64
+	if format >= 2 {
+		hiPos = uint64(out.Len() - base)
+		out.Write(hiBytes)
+	}
+	b := out.Bytes()
+	h := b[base : base+headerSize]
+	copy(h, "MPQ\x1a")
+	le.PutUint32(h[4:], uint32(headerSize))
+	le.PutUint32(h[8:], uint32(len(b)-base))
+	le.PutUint16(h[12:], uint16(format-1))
+	le.PutUint16(h[14:], shift)
+	le.PutUint32(h[16:], uint32(hashPos))
+	le.PutUint32(h[20:], uint32(blockPos))
+	le.PutUint32(h[24:], uint32(hashCount))
+	le.PutUint32(h[28:], uint32(len(blocks)))
+	if format >= 2 {
+		le.PutUint64(h[32:], hiPos)
+	}
+	if format >= 3 {
+		le.PutUint64(h[44:], uint64(len(b)-base))
+	}
+	if format >= 4 {
+		le.PutUint64(h[68:], uint64(len(hashes)))
+		le.PutUint64(h[76:], uint64(len(blockBytes)))
+		le.PutUint64(h[84:], uint64(len(hiBytes)))
+		le.PutUint32(h[108:], 0x4000) // raw chunk size
+		sum := func(at int, data []byte) { s := md5.Sum(data); copy(h[at:], s[:]) }
+		sum(0x74, blockBytes)
+		sum(0x84, hashes)
+		sum(0x94, hiBytes)
+		sum(0xC0, h[:0xC0])
+	}
+	return b
+}
+
+// storeMember lays out one member: a single unit, plain sectors, or a sector table and
+// sectors (each compressed where that saves bytes), then checksums, then encryption.
+func storeMember(m Member, flags, key uint32, sectorSize int) []byte {
+	if m.SingleUnit {
+		data := m.Data
+		if m.Zlib {
+			if z := zlibBytes(m.Data); len(z)+1 < len(m.Data) {
+				data = append([]byte{0x02}, z...)
+			}
+		}
+		data = bytes.Clone(data)
+		if m.Encrypt {
+			crypt.Encrypt(data, key)
+		}
+		return data
+	}
+	var sectors [][]byte
+	for off := 0; off < len(m.Data); off += sectorSize {
+		s := bytes.Clone(m.Data[off:min(off+sectorSize, len(m.Data))])
+		if m.Zlib {
+			if z := zlibBytes(s); len(z)+1 < len(s) {
+				s = append([]byte{0x02}, z...)
+			}
+		}
+		sectors = append(sectors, s)
+	}
+	if !m.Zlib {
+		var out []byte
+		for i, s := range sectors {
+			if m.Encrypt {
+				crypt.Encrypt(s, key+uint32(i))
+			}
+			out = append(out, s...)
+		}
+		return out
+	}
+	entries := len(sectors) + 1
+	crc := flags&flagSectorCRC != 0
+	if crc {
+		entries++
+	}
+	table := make([]byte, entries*4)
+	var body []byte
+	at := uint32(len(table))
+	for i, s := range sectors {
+		le.PutUint32(table[i*4:], at)
+		if m.Encrypt {
+			crypt.Encrypt(s, key+uint32(i))
+		}
+		body = append(body, s...)
+		at += uint32(len(s))
+	}
+	le.PutUint32(table[len(sectors)*4:], at)
+	if crc {
+		for _, s := range sectors {
+			body = le.AppendUint32(body, adler32.Checksum(s))
+		}
+		le.PutUint32(table[(len(sectors)+1)*4:], at+uint32(4*len(sectors)))
+	}
+	if m.Encrypt {
+		crypt.Encrypt(table, key-1)
+	}
+	return append(table, body...)
+}
+
+func zlibBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}

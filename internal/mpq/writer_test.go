@@ -1,0 +1,158 @@
+package mpq_test
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelfs/modelfs/internal/mpq"
+	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
+	"github.com/modelfs/modelfs/internal/mpq/stormlib"
+)
+
+// content makes n deterministic bytes: text that compresses, with a stretch of noise that
+// does not, so that archives hold both compressed and stored sectors.
+func content(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b bytes.Buffer
+	for b.Len() < n {
+		if r.IntN(4) == 0 {
+			for k := 0; k < 300; k++ {
+				b.WriteByte(byte(r.Uint32()))
+			}
+		} else {
+			fmt.Fprintf(&b, "line %d of member %d\n", b.Len(), seed)
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+// sizes cover empty, tiny, sector edges and several sectors.
+var sizes = []int{0, 1, 100, 4095, 4096, 4097, 20000}
+
+func members(opts mpqtest.Member) []mpqtest.Member {
+	var ms []mpqtest.Member
+	for i, n := range sizes {
+		m := opts
+		m.Name = fmt.Sprintf("Dir%d\\Sub\\file%d.bin", i%2, i)
+		m.Data = content(uint64(i), n)
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// TestWrittenArchives reads back archives of every format and storage the test writer makes,
+// and compares each with what StormLib extracts.
+func TestWrittenArchives(t *testing.T) {
+	storages := map[string]mpqtest.Member{
+		"plain":          {},
+		"zlib":           {Zlib: true},
+		"zlib-crc":       {Zlib: true, SectorCRC: true},
+		"encrypted":      {Encrypt: true},
+		"zlib-encrypted": {Zlib: true, Encrypt: true},
+		"zlib-fixkey":    {Zlib: true, Encrypt: true, FixKey: true},
+		"single":         {SingleUnit: true},
+		"single-zlib":    {SingleUnit: true, Zlib: true},
+	}
+	for format := 1; format <= 4; format++ {
+		for _, name := range slices.Sorted(func(yield func(string) bool) {
+			for k := range storages {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			for _, listed := range []bool{true, false} {
+				label := fmt.Sprintf("v%d-%s", format, name)
+				if !listed {
+					label += "-nolist"
+				}
+				t.Run(label, func(t *testing.T) {
+					ms := members(storages[name])
+					ar := mpqtest.Archive{Format: format, Members: ms, NoListfile: !listed}
+					checkWritten(t, ar, ms, listed)
+				})
+			}
+		}
+	}
+	t.Run("map-prefix", func(t *testing.T) {
+		ms := members(mpqtest.Member{Zlib: true})
+		checkWritten(t, mpqtest.Archive{Prefix: 512, Members: ms}, ms, true)
+	})
+	t.Run("user-data", func(t *testing.T) {
+		ms := members(mpqtest.Member{Zlib: true})
+		checkWritten(t, mpqtest.Archive{Format: 2, UserData: true, Members: ms}, ms, true)
+	})
+	t.Run("sector-64k", func(t *testing.T) {
+		ms := members(mpqtest.Member{Zlib: true})
+		checkWritten(t, mpqtest.Archive{SectorShift: 7, Members: ms}, ms, true)
+	})
+}
+
+func checkWritten(t *testing.T, ar mpqtest.Archive, ms []mpqtest.Member, listed bool) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "test.mpq")
+	if err := os.WriteFile(file, ar.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var opts mpq.Options
+	if !listed {
+		var names []string
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+		opts.ListFiles = [][]byte{[]byte(strings.Join(names, "\n"))}
+	}
+	a := openFile(t, file, opts)
+	for _, w := range a.Warnings() {
+		t.Error("warning:", w)
+	}
+	for _, m := range ms {
+		p := strings.ReplaceAll(m.Name, "\\", "/")
+		b, err := fs.ReadFile(a, p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if !bytes.Equal(b, m.Data) {
+			t.Errorf("%s: read %d bytes, differing from the %d written", p, len(b), len(m.Data))
+		}
+	}
+	// StormLib's view of the same archive, with the names given as a listfile when the
+	// archive has none.
+	var extra []string
+	if !listed {
+		lf := filepath.Join(t.TempDir(), "names.txt")
+		var names []string
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+		os.WriteFile(lf, []byte(strings.Join(names, "\r\n")), 0o644)
+		extra = []string{"-L", lf}
+	}
+	want := stormlib.List(t, file, extra...)
+	got := a.Members()
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("members differ from smpq -l:\n got %q\nwant %q", got, want)
+	}
+	dir := stormlib.Extract(t, file, extra...)
+	for _, p := range got {
+		ref, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Errorf("%s: smpq did not extract it: %v", p, err)
+			continue
+		}
+		b, _ := fs.ReadFile(a, p)
+		if !bytes.Equal(b, ref) {
+			t.Errorf("%s: differs from smpq -x", p)
+		}
+	}
+}
