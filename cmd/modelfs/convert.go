@@ -17,12 +17,12 @@ import (
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In      pathArg           `arg:"" help:"Model file to translate (${model_exts}), or texture to convert (${texture_exts})."`
-	Out     pathArg           `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
-	Root    pathArg           `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
-	Embed   bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
-	ListFiles []string        `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
-	Decoder map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
+	In        pathArg           `arg:"" help:"Model file to translate (${model_exts}), or texture to convert (${texture_exts})."`
+	Out       pathArg           `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
+	Root      pathArg           `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
+	Embed     bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
+	ListFiles []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
+	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 }
 
 // checkDecoderOptions refuses decoder options no format declares, or with values it refuses.
