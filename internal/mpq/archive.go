@@ -41,6 +41,7 @@ type Archive struct {
 	members  []*node // every named file, in listing order
 	warnings []error
 	closer   io.Closer
+	deleted  []string // names this archive's deletion markers hide in earlier archives
 }
 
 // node is a directory or a member in the archive's tree.
@@ -130,6 +131,11 @@ func (a *Archive) buildTree() {
 				continue
 			}
 			if a.blocks[bi].flags&flagExists == 0 {
+				continue
+			}
+			if a.blocks[bi].flags&flagDeleteMarker != 0 {
+				named[bi] = true
+				a.deleted = append(a.deleted, strings.ReplaceAll(name, "\\", "/"))
 				continue
 			}
 			if a.add(name, bi) {

@@ -1,0 +1,132 @@
+package mpq_test
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/mpq"
+	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
+	"github.com/modelfs/modelfs/translate"
+	_ "github.com/modelfs/modelfs/translate/all"
+	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/wc3/wc3test"
+)
+
+func TestLoadOrder(t *testing.T) {
+	got := mpq.LoadOrder([]string{
+		"patch-Y.MPQ", "enUS/patch-enUS-2.MPQ", "patch.MPQ", "common.MPQ", "enUS/locale-enUS.MPQ",
+		"patch-3.MPQ", "expansion.MPQ", "enUS/patch-enUS.MPQ", "lichking.MPQ", "common-2.MPQ",
+		"patch-2.MPQ", "custom.MPQ", "enUS/lichking-speech-enUS.MPQ",
+	})
+	want := []string{
+		"common.MPQ", "common-2.MPQ", "expansion.MPQ", "lichking.MPQ", "enUS/locale-enUS.MPQ",
+		"enUS/lichking-speech-enUS.MPQ", "custom.MPQ", "patch.MPQ", "patch-2.MPQ", "patch-3.MPQ",
+		"patch-Y.MPQ", "enUS/patch-enUS.MPQ", "enUS/patch-enUS-2.MPQ",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("load order\n got %q\nwant %q", got, want)
+	}
+	w3 := mpq.LoadOrder([]string{"War3Patch.mpq", "war3x.mpq", "War3xLocal.mpq", "war3.mpq"})
+	if want := []string{"war3.mpq", "war3x.mpq", "War3xLocal.mpq", "War3Patch.mpq"}; !slices.Equal(w3, want) {
+		t.Errorf("Warcraft III load order %q, want %q", w3, want)
+	}
+}
+
+// TestChain mounts a test Data folder of several archives: later patches override earlier
+// files (whatever the case of their names), deletion markers hide them, and a model in one
+// archive finds its texture in another, translating to the same bytes as the extracted tree.
+func TestChain(t *testing.T) {
+	crate, err := wc3test.MDX(fixtures.Crate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crateTex []byte
+	for _, tx := range fixtures.Textures() {
+		if tx.Path == "Textures/Crate.blp" {
+			crateTex = tx.Data
+		}
+	}
+	data := t.TempDir()
+	write := func(name string, ms ...mpqtest.Member) {
+		t.Helper()
+		b := mpqtest.Archive{Format: 2, Members: ms}.Bytes()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(data, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(data, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("common.MPQ",
+		mpqtest.Member{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
+		mpqtest.Member{Name: "Creature\\Old.txt", Data: []byte("old")},
+		mpqtest.Member{Name: "Shared.txt", Data: []byte("base")})
+	write("patch.MPQ",
+		mpqtest.Member{Name: "Textures\\Crate.blp", Data: crateTex, Zlib: true, Encrypt: true},
+		mpqtest.Member{Name: "Creature\\Old.txt", DeleteMarker: true},
+		mpqtest.Member{Name: "Shared.txt", Data: []byte("patched")})
+	write("enUS/patch-enUS.MPQ", mpqtest.Member{Name: "SHARED.TXT", Data: []byte("patched twice")})
+
+	names, err := mpq.GameArchives(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var archives []*mpq.Archive
+	for _, n := range names {
+		a, err := mpq.OpenFile(filepath.Join(data, n), mpq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		archives = append(archives, a)
+	}
+	chain := mpq.NewChain(archives)
+	if b, err := fs.ReadFile(chain, "Shared.txt"); err != nil || string(b) != "patched twice" {
+		t.Errorf("Shared.txt = %q, %v; want the last patch's", b, err)
+	}
+	if _, err := fs.Stat(chain, "Creature/Old.txt"); err == nil {
+		t.Error("Creature/Old.txt is shown despite the deletion marker")
+	}
+	var all []string
+	fs.WalkDir(chain, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			all = append(all, p)
+		}
+		return err
+	})
+	if want := []string{"Shared.txt", "Textures/Crate.blp", "Units/Crate.mdx"}; !slices.Equal(all, want) {
+		t.Errorf("merged tree %q, want %q", all, want)
+	}
+	if err := fstest.TestFS(chain, all...); err != nil {
+		t.Error(err)
+	}
+
+	// The model finds its texture in the other archive: the .glb embeds it, the same bytes
+	// as a translation of the extracted files.
+	src := codec.Source{Name: "Units/Crate.mdx", Data: crate, FS: chain}
+	got, err := translate.Translate(src, translate.GLB, translate.EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := t.TempDir()
+	os.MkdirAll(filepath.Join(plain, "Units"), 0o755)
+	os.MkdirAll(filepath.Join(plain, "Textures"), 0o755)
+	os.WriteFile(filepath.Join(plain, "Units", "Crate.mdx"), crate, 0o644)
+	os.WriteFile(filepath.Join(plain, "Textures", "Crate.blp"), crateTex, 0o644)
+	want, err := translate.Translate(codec.Source{Name: "Units/Crate.mdx", Data: crate, FS: os.DirFS(plain)}, translate.GLB, translate.EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("the model translated from the archives differs from the extracted tree's")
+	}
+	if !bytes.Contains(got, []byte("image/png")) {
+		t.Error("the .glb embeds no image: the texture in patch.MPQ was not found")
+	}
+}
