@@ -112,7 +112,11 @@ func (c *Chain) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if !n.dir {
-		return n.arc.Open(n.member)
+		f, err := n.arc.Open(n.member)
+		if err != nil {
+			return nil, err
+		}
+		return chainFile{f.(*File), n.name}, nil
 	}
 	return &chainDir{n: n, path: name}, nil
 }
@@ -156,6 +160,17 @@ func (n *chainNode) info(p string) fs.FileInfo {
 		return fileInfo{n: &node{name: n.name, path: p}}
 	}
 	return named{fi, n.name}
+}
+
+// chainFile is an open member under the name the merged tree gives it.
+type chainFile struct {
+	*File
+	name string
+}
+
+func (f chainFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.File.Stat()
+	return named{fi, f.name}, err
 }
 
 // named is a member's FileInfo under the name the merged tree gives it.
