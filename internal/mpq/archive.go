@@ -36,6 +36,8 @@ type Archive struct {
 
 	hashes []hashEntry
 	blocks []block
+	het    *het // format 3 and 4: the HET and BET tables, when the archive is read through them
+	bet    *bet
 
 	root     *node
 	members  []*node // every named file, in listing order
@@ -76,8 +78,14 @@ func Open(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
 	if h.forcedFormat1 {
 		a.warn(a.errorf(h.base+12, nil, "header claims format %d (%d bytes); read as format 1", h.declaredFmt+1, h.declaredSize))
 	}
-	if h.format >= 3 && (h.hashCount == 0 || h.blockCount == 0) && h.hetPos != 0 && h.betPos != 0 {
-		err = a.readExtendedTables()
+	if h.format >= 3 && h.hetPos != 0 && h.betPos != 0 {
+		// As StormLib does, prefer HET and BET where they exist; fall back to the hash and
+		// block tables when they cannot be read.
+		if err = a.readExtendedTables(); err != nil && h.hashCount > 0 && h.blockCount > 0 {
+			a.warn(err)
+			a.het, a.bet = nil, nil
+			err = a.readClassicTables()
+		}
 	} else {
 		err = a.readClassicTables()
 	}
@@ -144,9 +152,15 @@ func (a *Archive) buildTree() {
 			}
 		}
 	}
-	for _, e := range a.hashes {
-		bi := int(e.block)
-		if e.block >= hashDeleted || bi >= len(a.blocks) || named[bi] || known[[2]uint32{e.nameA, e.nameB}] {
+	internalBlocks := map[int]bool{}
+	for name := range internal {
+		if bi, ok := a.lookup(name); ok {
+			internalBlocks[bi] = true
+		}
+	}
+	for _, ref := range a.nameRefs() {
+		bi := ref.block
+		if bi < 0 || bi >= len(a.blocks) || named[bi] || ref.hasKey && known[ref.key] {
 			continue
 		}
 		b := a.blocks[bi]
@@ -154,7 +168,7 @@ func (a *Archive) buildTree() {
 			continue
 		}
 		named[bi] = true
-		if a.isInternal(e) {
+		if internalBlocks[bi] {
 			continue
 		}
 		if a.add(fmt.Sprintf("File%08d%s", bi, a.sniffExt(bi)), bi) {
@@ -164,14 +178,31 @@ func (a *Archive) buildTree() {
 	sortTree(a.root)
 }
 
-// isInternal tells whether a hash entry is one of the archive's internal files.
-func (a *Archive) isInternal(e hashEntry) bool {
-	for name := range internal {
-		if e.nameA == hashString(name, hashNameA) && e.nameB == hashString(name, hashNameB) {
-			return true
+// nameRef is a block some name reaches: a used slot of the hash table or of the HET table.
+type nameRef struct {
+	block  int
+	key    [2]uint32 // the name checks of a hash table slot
+	hasKey bool
+}
+
+// nameRefs lists the blocks the name tables reach, in slot order.
+func (a *Archive) nameRefs() []nameRef {
+	var refs []nameRef
+	if a.het != nil {
+		for slot, h1 := range a.het.nameHash1 {
+			if h1 != 0 {
+				bi := a.het.index.get(uint64(slot)*uint64(a.het.indexBits), a.het.indexBits)
+				refs = append(refs, nameRef{block: int(min(bi, 1<<31-1))})
+			}
+		}
+		return refs
+	}
+	for _, e := range a.hashes {
+		if e.block < hashDeleted {
+			refs = append(refs, nameRef{block: int(min(e.block, 1<<31-1)), key: [2]uint32{e.nameA, e.nameB}, hasKey: true})
 		}
 	}
-	return false
+	return refs
 }
 
 // splitList splits a listfile into names: lines, or ';'-separated, trimmed.

@@ -69,6 +69,11 @@ func decompress(in []byte, want int, imploded bool) ([]byte, error) {
 			}
 		}
 		out = data
+		if mask&(compADPCMMono|compADPCMStereo) != 0 && len(out) < want {
+			// Samples are two bytes: an odd-sized sector ends in a byte ADPCM cannot
+			// make, which StormLib leaves zero.
+			out = append(out, make([]byte, want-len(out))...)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -113,10 +118,21 @@ func unBzip2(in []byte, limit int) ([]byte, error) {
 	return readLimited(bzip2.NewReader(bytes.NewReader(in)), limit)
 }
 
-// unLZMA reads an LZMA sector: the stream with its classic 13-byte header (properties,
-// dictionary size, uncompressed size).
+// unLZMA reads an LZMA sector: a filter byte (0, none), the 5 bytes of LZMA properties, the
+// uncompressed size (8 bytes, not trusted: the sector's size is) and the stream. StormLib 9.22
+// wrote the properties over the filter byte; such sectors are read too.
 func unLZMA(in []byte, want int) ([]byte, error) {
-	r, err := lzma.NewReader(bytes.NewReader(in))
+	if len(in) <= 14 {
+		return nil, errors.New("LZMA: sector too short for its header")
+	}
+	props := in[1:6]
+	if in[0] != 0 {
+		props = in[0:5]
+	}
+	var hdr [13]byte
+	copy(hdr[:5], props)
+	le.PutUint64(hdr[5:], uint64(want))
+	r, err := lzma.NewReader(io.MultiReader(bytes.NewReader(hdr[:]), bytes.NewReader(in[14:])))
 	if err != nil {
 		return nil, fmt.Errorf("LZMA: %w", err)
 	}

@@ -34,37 +34,45 @@ func TestStormLibArchives(t *testing.T) {
 				t.Run(label, func(t *testing.T) {
 					file := filepath.Join(t.TempDir(), "s.mpq")
 					args := append([]string{"-c", "-q", "-M", version, "-C", method}, flags...)
-					stormlib.Run(t, src, append(append(args, file), names...)...)
+					if _, err := stormlib.Try(t, src, append(append(args, file), names...)...); err != nil {
+						t.Skipf("StormLib cannot write this combination: %v", err)
+					}
 					a := openFile(t, file, mpq.Options{})
 					for _, w := range a.Warnings() {
 						t.Error("warning:", w)
 					}
-					got := a.Members()
+					// StormLib does not store every combination it is asked for (a single
+					// unit with Huffman, say): its listing is the reference.
+					got, want := a.Members(), stormlib.List(t, file)
 					slices.Sort(got)
-					if !slices.Equal(got, names) {
-						t.Errorf("members %q, want %q", got, names)
+					slices.Sort(want)
+					if !slices.Equal(got, want) {
+						t.Errorf("members %q, want %q", got, want)
 					}
-					// StormLib reads LZMA only in format 2 and later (its format-1
-					// path asserts); ADPCM is lossy, so only StormLib's output is a reference.
+					// The reference is what was stored, for the lossless methods, and
+					// StormLib's extraction for ADPCM (lossy). StormLib 9.22 cannot read the
+					// LZMA it writes (its writer puts the properties over the filter byte),
+					// and fails on some of its own adaptive Huffman streams (it stops when
+					// fewer than 7 bits remain): where smpq -x differs from what was stored,
+					// the stored bytes are the reference.
 					lossy := method == "ADPCM_MONO" || method == "ADPCM_STEREO"
-					var dir string
-					if !(version == "1" && method == "LZMA") {
+					dir := t.TempDir()
+					if !(version == "1" && method == "LZMA") { // StormLib's format-1 path asserts on LZMA
 						dir = stormlib.Extract(t, file)
 					}
-					for i, p := range got {
-						var ref []byte
-						var err error
-						if dir != "" {
-							ref, err = os.ReadFile(filepath.Join(dir, p))
-						} else {
-							ref = content(uint64(i), sizes[i])
-						}
-						if err != nil {
-							t.Errorf("%s: %v", p, err)
+					for _, p := range got {
+						i := slices.Index(names, p)
+						stored := content(uint64(i), sizes[i])
+						ref, err := os.ReadFile(filepath.Join(dir, p))
+						switch {
+						case lossy && (err != nil || len(ref) == 0 && len(stored) > 0):
+							// Format 2 and later: StormLib refuses ADPCM without Huffman
+							// (a mask it writes itself when Huffman saves nothing).
+							t.Logf("%s: smpq -x gives nothing (%v); not compared", p, err)
 							continue
-						}
-						if !lossy && !bytes.Equal(ref, content(uint64(i), sizes[i])) {
-							t.Fatalf("%s: smpq -x does not give back what was stored", p)
+						case !lossy && (err != nil || !bytes.Equal(ref, stored)):
+							t.Logf("%s: smpq -x does not give back what was stored (%v); checking against the stored bytes", p, err)
+							ref = stored
 						}
 						b, err := fs.ReadFile(a, p)
 						if err != nil {

@@ -93,6 +93,9 @@ func (a *Archive) readClassicTables() error {
 
 // lookup finds the block of a name through the hash table, preferring the neutral locale.
 func (a *Archive) lookup(name string) (int, bool) {
+	if a.het != nil {
+		return a.lookupHET(name)
+	}
 	n := uint32(len(a.hashes))
 	if n == 0 {
 		return 0, false
