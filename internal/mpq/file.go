@@ -123,15 +123,16 @@ func (a *Archive) guessKeyOf(m *member) (uint32, bool) {
 }
 
 // unit reads and decodes unit i (a sector, or the whole of a single-unit member).
+// buf, for plain sectors, has room for one.
 func (m *member) unit(i int64, buf []byte) ([]byte, error) {
 	ss := m.sectorSize()
 	if m.single() {
 		ss = m.size
-		if limit := m.a.unitLimit(); ss > limit {
-			return nil, m.a.memberErr(m.n, m.start, nil, "a single unit of %d bytes is more than this reader decodes at once (%d)", ss, limit)
-		}
 	}
 	want := min(ss, m.size-i*ss)
+	if limit := m.a.unitLimit(); want > limit {
+		return nil, m.a.memberErr(m.n, m.start, nil, "a sector of %d bytes is more than this reader decodes at once (%d)", want, limit)
+	}
 	var raw []byte
 	var at int64
 	switch {
@@ -167,11 +168,11 @@ func (m *member) unit(i int64, buf []byte) ([]byte, error) {
 	return out, nil
 }
 
-// unitLimit caps what one single-unit member may decode to: 16 MiB, or 64 times the archive
-// up to 1 GiB, so that a size that lies cannot ask for more memory than the archive could
-// plausibly hold.
+// unitLimit caps what one unit (a sector, or a single-unit member) may decode to: 1 MiB, or
+// 64 times the archive up to 1 GiB, so that a size that lies cannot ask for more memory than
+// the archive could plausibly hold.
 func (a *Archive) unitLimit() int64 {
-	return max(16<<20, min(1<<30, 64*a.size))
+	return max(1<<20, min(1<<30, 64*a.size))
 }
 
 // File is an open member. ReadAt decodes only the sectors a read covers, keeping the last
@@ -258,10 +259,13 @@ func (f *File) decoded(i int64) ([]byte, error) {
 			return c.data, nil
 		}
 	}
-	unit := min(f.m.sectorSize(), f.m.size)
-	buf := f.cache[cacheUnits-1].data
-	if f.m.single() || int64(cap(buf)) < unit {
-		buf = make([]byte, 0, unit)
+	// Plain sectors are read into the oldest entry's memory; decompression makes its own.
+	var buf []byte
+	if !f.m.single() && !f.m.compressed() {
+		unit := min(f.m.sectorSize(), f.m.size, f.m.a.unitLimit())
+		if buf = f.cache[cacheUnits-1].data; int64(cap(buf)) < unit {
+			buf = make([]byte, 0, unit)
+		}
 	}
 	data, err := f.m.unit(i, buf[:cap(buf)])
 	if err != nil {

@@ -115,3 +115,30 @@ func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
 	}
 	return out, nil
 }
+
+// ReadFile reads a whole member. Unlike fs.ReadFile it does not trust the member's declared
+// size for its buffer: it grows with what actually decodes, so a size that lies costs nothing.
+func (a *Archive) ReadFile(name string) ([]byte, error) {
+	f, err := a.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	mf, ok := f.(*File)
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	out := make([]byte, 0, min(mf.m.size, a.unitLimit()))
+	for off := int64(0); off < mf.m.size; {
+		chunk := min(mf.m.size-off, max(mf.m.sectorSize(), 1))
+		if int64(cap(out)-len(out)) < chunk {
+			out = append(out, make([]byte, chunk)...)[:len(out)]
+		}
+		n, err := mf.ReadAt(out[len(out):len(out)+int(chunk)], off)
+		out = out[:len(out)+n]
+		off += int64(n)
+		if err != nil && off < mf.m.size {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+	}
+	return out, nil
+}

@@ -136,10 +136,10 @@ func parseBET(b []byte, archiveSize uint64) (*bet, error) {
 	count, entryBits := u(1), u(3)
 	idxPos, idxSize, idxCmp, idxFlag := u(4), u(5), u(6), u(7)
 	cntPos, cntSize, cntCmp, cntFlag := u(9), u(10), u(11), u(12)
-	hash2Total, hash2Count := u(14), u(16)
+	hash2Total := u(14)
 	hashArraySize := uint64(u(17))
 	flagCount := u(18)
-	for _, c := range []uint32{cntPos, cntSize, cntCmp, cntFlag, hash2Count, hash2Total} {
+	for _, c := range []uint32{cntPos, cntSize, cntCmp, cntFlag, hash2Total} {
 		if c > 64 {
 			return nil, fmt.Errorf("a field of %d bits", c)
 		}
@@ -176,7 +176,6 @@ func parseBET(b []byte, archiveSize uint64) (*bet, error) {
 		}
 		bt.blocks[i] = blk
 	}
-	_ = hash2Count
 	return bt, nil
 }
 
@@ -212,7 +211,7 @@ func jenkins64(name string) uint64 {
 	a += le.Uint32(tail[:])
 	b += le.Uint32(tail[4:])
 	c += le.Uint32(tail[8:])
-	a, b, c = final(a, b, c)
+	_, b, c = final(a, b, c)
 	return uint64(b)<<32 | uint64(c)
 }
 

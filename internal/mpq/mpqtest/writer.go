@@ -27,17 +27,30 @@ type Member struct {
 	SectorCRC    bool
 	DeleteMarker bool // a marker hiding Name in earlier archives; Data is ignored
 	Locale       uint16
+	// Stored, when not nil, is written as the member's stored bytes as they are, and Size (when
+	// not 0) as its size: for members that lie.
+	Stored []byte
+	Size   uint32
+}
+
+// Block is a block table entry, as Tamper sees it.
+type Block struct {
+	Pos                 uint64
+	CSize, FSize, Flags uint32
 }
 
 // Archive describes an archive to write.
 type Archive struct {
 	Format      int    // 1 to 4; 0 means 1
 	SectorShift uint16 // sectors of 512<<SectorShift bytes; 0 means 3 (4 KiB), the games' choice
+	TinySectors bool   // sectors of 512 bytes (shift 0), for small archives with many sectors
 	Members     []Member
 	NoListfile  bool
 	Prefix      int  // bytes of other data before the archive (a multiple of 512: a map header)
 	UserData    bool // a user-data block before the header, naming where the header is
 	HashCount   int  // hash table slots (a power of two); 0 picks one
+	// Tamper, when set, may change the block table before it is written.
+	Tamper func(blocks []Block)
 }
 
 const (
@@ -54,7 +67,7 @@ const (
 func (a Archive) Bytes() []byte {
 	format := max(a.Format, 1)
 	shift := a.SectorShift
-	if shift == 0 {
+	if shift == 0 && !a.TinySectors {
 		shift = 3
 	}
 	members := a.Members
@@ -80,16 +93,11 @@ func (a Archive) Bytes() []byte {
 	base := out.Len()
 	out.Write(make([]byte, headerSize))
 
-	type blockEntry struct {
-		pos          uint64
-		csize, fsize uint32
-		flags        uint32
-	}
-	blocks := make([]blockEntry, len(members))
+	blocks := make([]Block, len(members))
 	for i, m := range members {
 		pos := uint64(out.Len() - base)
 		if m.DeleteMarker {
-			blocks[i] = blockEntry{pos: pos, flags: flagExists | flagDeleteMarker}
+			blocks[i] = Block{Pos: pos, Flags: flagExists | flagDeleteMarker}
 			continue
 		}
 		flags := uint32(flagExists)
@@ -108,10 +116,17 @@ func (a Archive) Bytes() []byte {
 				flags |= flagFixKey
 			}
 		}
-		key := crypt.FileKey(m.Name, pos, uint32(len(m.Data)), m.FixKey)
-		data := storeMember(m, flags, key, 512<<shift)
+		size := uint32(len(m.Data))
+		if m.Size != 0 {
+			size = m.Size
+		}
+		key := crypt.FileKey(m.Name, pos, size, m.FixKey)
+		data := m.Stored
+		if data == nil {
+			data = storeMember(m, flags, key, 512<<shift)
+		}
 		out.Write(data)
-		blocks[i] = blockEntry{pos: pos, csize: uint32(len(data)), fsize: uint32(len(m.Data)), flags: flags}
+		blocks[i] = Block{Pos: pos, CSize: uint32(len(data)), FSize: size, Flags: flags}
 	}
 
 	hashCount := a.HashCount
@@ -141,15 +156,18 @@ func (a Archive) Bytes() []byte {
 		le.PutUint32(e[12:], uint32(bi))
 	}
 	crypt.Encrypt(hashes, crypt.Hash("(hash table)", crypt.Key))
+	if a.Tamper != nil {
+		a.Tamper(blocks)
+	}
 	blockBytes := make([]byte, len(blocks)*16)
 	hiBytes := make([]byte, len(blocks)*2)
 	for i, b := range blocks {
 		e := blockBytes[i*16:]
-		le.PutUint32(e, uint32(b.pos))
-		le.PutUint32(e[4:], b.csize)
-		le.PutUint32(e[8:], b.fsize)
-		le.PutUint32(e[12:], b.flags)
-		le.PutUint16(hiBytes[i*2:], uint16(b.pos>>32))
+		le.PutUint32(e, uint32(b.Pos))
+		le.PutUint32(e[4:], b.CSize)
+		le.PutUint32(e[8:], b.FSize)
+		le.PutUint32(e[12:], b.Flags)
+		le.PutUint16(hiBytes[i*2:], uint16(b.Pos>>32))
 	}
 	crypt.Encrypt(blockBytes, crypt.Hash("(block table)", crypt.Key))
 
