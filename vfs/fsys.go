@@ -58,6 +58,7 @@ type Tree struct {
 	diskLogged   atomic.Bool
 
 	dirs      dirs
+	archives  archiveViews
 	life      life
 	closeOnce sync.Once
 

@@ -77,6 +77,12 @@ type Options struct {
 	// Debug logs every FUSE request and reply (through Logger at debug level).
 	Debug bool
 
+	// Archives says how the MPQ archives of SRC are shown; default ArchivesAuto.
+	Archives ArchiveMode
+	// ListFiles are more member names for archives (the (listfile) format), for archives whose
+	// own list is missing or incomplete.
+	ListFiles [][]byte
+
 	// DecoderOptions are passed to every decoder as codec.Source.Options (name=value, e.g.
 	// geosets=all). They hold for the whole mount, as does its cache, so keys need not name them.
 	DecoderOptions map[string]string
@@ -105,6 +111,13 @@ const DefaultTimeout = time.Second
 // WithDefaults returns o with every unset field given its default, or an error for an invalid
 // field (an unknown or repeated kind).
 func (o Options) WithDefaults() (Options, error) {
+	switch o.Archives {
+	case "":
+		o.Archives = ArchivesAuto
+	case ArchivesAuto, ArchivesFolders, ArchivesMerged, ArchivesOff:
+	default:
+		return o, fmt.Errorf("unknown archive mode %q (want auto, folders, merged or off)", o.Archives)
+	}
 	if len(o.Kinds) == 0 {
 		o.Kinds = append(slices.Clone(translate.Kinds), translate.PNG)
 	} else {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/modelfs/modelfs/cache"
+	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -70,6 +71,11 @@ func (t *Tree) close() { t.Close() }
 
 func (t *Tree) release() {
 	t.life.end()
+	t.archives.mu.Lock()
+	for _, v := range t.archives.m {
+		v.close()
+	}
+	t.archives.mu.Unlock()
 	if t.index != nil {
 		t.index.Close()
 	}
@@ -150,6 +156,7 @@ type Entry struct {
 	Name    string
 	Type    fs.FileMode // the type bits: 0 for a regular file
 	Virtual bool        // a document modelfs adds beside a model or texture
+	Archive bool        // an archive shown as a folder (Type says regular file: as listed)
 }
 
 // List returns the entries of the directory rel, open as dir (OpenDir), as the tree shows them:
@@ -172,7 +179,7 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 	}
 	list := make([]Entry, 0, len(ents))
 	for _, e := range ents {
-		list = append(list, Entry{Name: e.Name(), Type: e.Type()})
+		list = append(list, Entry{Name: e.Name(), Type: e.Type(), Archive: t.opt.Archives != ArchivesOff && e.Type().IsRegular() && mpq.IsArchiveName(e.Name())})
 		if !e.Type().IsRegular() && !t.linkToSource(rel, e) {
 			continue
 		}

@@ -23,7 +23,7 @@ import (
 
 // mountCmd is `modelfs mount`.
 type mountCmd struct {
-	Src pathArg `arg:"" help:"The game tree to show (for example the extracted model folder)."`
+	Src pathArg `arg:"" help:"The game tree to show: a model folder, a game's data folder (its MPQ archives merged in load order), or one archive (.mpq .w3x .w3m)."`
 	Mnt pathArg `arg:"" help:"The directory to mount it on."`
 
 	Options     []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
@@ -35,6 +35,8 @@ type mountCmd struct {
 	Parallel    int               `help:"Translations running at once, at most 256 (default: the number of CPUs)."`
 	MaxSource   string            `name:"max-source-size" default:"128MiB" placeholder:"SIZE" help:"Largest model, texture or companion file read; larger ones are refused with an error naming the limit (at least 1MiB, at most 512MiB; default: 128MiB)."`
 	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
+	Archives    string            `default:"auto" enum:"auto,folders,merged,off" help:"How MPQ archives in SRC show: folders (each as a folder of its own name, holding its members), merged (SRC's archives as one tree in the game's load order), auto (merged for a game's data folder, else folders), off (plain files)."`
+	ListFiles   []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
 	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 }
 
@@ -105,6 +107,14 @@ func (c *mountCmd) options() (vfs.Options, error) {
 		return opt, err
 	}
 	opt.DecoderOptions = c.Decoder
+	opt.Archives = vfs.ArchiveMode(c.Archives)
+	for _, lf := range c.ListFiles {
+		b, err := os.ReadFile(lf)
+		if err != nil {
+			return opt, &usageError{"--listfile: " + err.Error()}
+		}
+		opt.ListFiles = append(opt.ListFiles, b)
+	}
 	return opt, nil
 }
 

@@ -211,3 +211,15 @@ func (d *chainDir) ReadDir(count int) ([]fs.DirEntry, error) {
 	d.next += len(rest)
 	return d.n.entries(rest), nil
 }
+
+// ReadFile reads a whole member (see Archive.ReadFile).
+func (c *Chain) ReadFile(name string) ([]byte, error) {
+	n, err := c.find("read", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.dir {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	return n.arc.ReadFile(n.member)
+}

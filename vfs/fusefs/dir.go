@@ -31,6 +31,11 @@ func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (
 
 // lookupReal answers the lookup of an entry of SRC whose Lstat is fi.
 func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileInfo, out *fuse.EntryOut) *gofs.Inode {
+	if n.m.tree.IsArchive(rel, fi) {
+		if in := n.archiveChild(ctx, name, rel, out); in != nil {
+			return in
+		}
+	}
 	setAttr(&out.Attr, fi)
 	out.SetEntryTimeout(n.m.entryTimeout)
 	out.SetAttrTimeout(n.m.attrTimeout)
@@ -250,6 +255,9 @@ func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
 		mode := uint32(syscall.S_IFREG)
 		if !e.Virtual {
 			mode = fileType(e.Type)
+		}
+		if e.Archive {
+			mode = syscall.S_IFDIR
 		}
 		list[i] = dirEntry{DirEntry: fuse.DirEntry{Name: e.Name, Mode: mode}, virtual: e.Virtual}
 	}

@@ -18,6 +18,7 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
+	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -38,6 +39,11 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 	opt, err := opt.WithDefaults()
 	if err != nil {
 		return nil, err
+	}
+	// An archive mounts as the tree of its members: the tree core is its folder's.
+	rootArchive := ""
+	if st, err := os.Stat(src); err == nil && st.Mode().IsRegular() && mpq.IsArchiveName(src) {
+		src, rootArchive = filepath.Dir(src), filepath.Base(src)
 	}
 	absSrc, err := vfs.CheckDir(src)
 	if err != nil {
@@ -62,8 +68,24 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 		tree.Close()
 		return nil, err
 	}
-	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout}
-	newTop := func() *dirNode {
+	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout, log: opt.Logger}
+	// The top is SRC's folder; or the archive mounted; or, for a game's data folder, the
+	// merged tree of its archives.
+	var view *vfs.ArchiveView
+	archives := tree.MergedArchives()
+	if rootArchive != "" {
+		archives = []string{rootArchive}
+	}
+	if archives != nil {
+		if view, err = tree.OpenArchive(archives...); err != nil {
+			tree.Close()
+			return nil, err
+		}
+	}
+	newTop := func() gofs.InodeEmbedder {
+		if view != nil {
+			return arcRoot(m, view)
+		}
 		top := &dirNode{passNode{node: node{m: m, rel: "."}}}
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 			top.dev, top.ino = st.Dev, st.Ino

@@ -2,6 +2,7 @@ package fusefs
 
 import (
 	"io/fs"
+	"log/slog"
 	"sync"
 	"syscall"
 	"time"
@@ -26,6 +27,7 @@ type node struct {
 type mount struct {
 	tree                      *vfs.Tree
 	attrTimeout, entryTimeout time.Duration
+	log                       *slog.Logger
 }
 
 // passNode is a node mirroring an entry of SRC; dev and ino tell whether a later lookup still

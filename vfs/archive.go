@@ -1,0 +1,400 @@
+package vfs
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/modelfs/modelfs/internal/mpq"
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
+)
+
+// Archives in the tree: an MPQ archive of SRC is shown as a folder of its members, each model
+// and texture with its virtual documents beside it, translated with the archive as the
+// model's tree (its textures are looked up in the same archive). A game's data folder shows
+// the merged tree of all its archives in the game's load order. An archive is taken as
+// unchanged while its file keeps its identity (size, times, inode): its documents are cached
+// under that identity.
+
+// ArchiveMode says how archives in SRC are shown.
+type ArchiveMode string
+
+// How archives can be shown.
+const (
+	ArchivesAuto    ArchiveMode = "auto"    // merged when SRC is a game's data folder, else folders
+	ArchivesFolders ArchiveMode = "folders" // each archive as a folder of its own name
+	ArchivesMerged  ArchiveMode = "merged"  // SRC's archives as one tree, in the game's load order
+	ArchivesOff     ArchiveMode = "off"     // archives are plain files
+)
+
+// ArchiveView is one archive (or a game's merged archives) as the tree shows it. It is safe for
+// concurrent use.
+type ArchiveView struct {
+	t     *Tree
+	fsys  fs.FS
+	key   string // what the documents are cached under: the identities of the archive files
+	mtime time.Time
+	uid   uint32
+	gid   uint32
+	perm  fs.FileMode // the read bits every archive file grants
+	arcs  []*mpq.Archive
+	files []*os.File
+
+	loads singleflight.Group
+	mu    sync.Mutex
+	sizes map[string]*arcDoc // source → what its translation made
+}
+
+// arcDoc is what one member's translation made: each kind's size, or its failure.
+type arcDoc struct {
+	sizes map[translate.Kind]int64
+	errs  map[translate.Kind]error
+}
+
+// archiveViews holds the views opened, by the archives' identity.
+type archiveViews struct {
+	mu sync.Mutex
+	m  map[string]*ArchiveView
+}
+
+// IsArchive reports whether the entry rel of the tree, whose Lstat is fi, is an archive shown
+// as a folder.
+func (t *Tree) IsArchive(rel string, fi fs.FileInfo) bool {
+	return t.opt.Archives != ArchivesOff && fi.Mode().IsRegular() && mpq.IsArchiveName(rel)
+}
+
+// MergedArchives returns the archives of SRC's top level to show as one tree, in load order,
+// or nil when SRC is not shown merged.
+func (t *Tree) MergedArchives() []string {
+	switch t.opt.Archives {
+	case ArchivesMerged, ArchivesAuto:
+	default:
+		return nil
+	}
+	names, err := mpq.GameArchives(t.src)
+	if err != nil || len(names) == 0 {
+		return nil
+	}
+	if t.opt.Archives == ArchivesAuto && !slices.ContainsFunc(names, isGameBase) {
+		return nil
+	}
+	return names
+}
+
+// isGameBase reports whether an archive is one a game's data folder starts with.
+func isGameBase(p string) bool {
+	switch strings.ToLower(path.Base(p)) {
+	case "common.mpq", "base.mpq", "dbc.mpq", "war3.mpq", "war3x.mpq", "patch.mpq":
+		return true
+	}
+	return false
+}
+
+// OpenArchive returns the view of the archives rels (one archive, or a game's archives in load
+// order, merged), opening them unless a view of these same files is open.
+func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
+	h := sha256.New()
+	var newest time.Time
+	var uid, gid uint32
+	perm := fs.FileMode(0o444)
+	for i, rel := range rels {
+		fi, err := t.root.Stat(rel)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, &fs.PathError{Op: "open", Path: rel, Err: syscall.ENOTDIR}
+		}
+		id := identityOf(fi)
+		if i == 0 {
+			uid, gid = id.uid, id.gid
+		}
+		perm &= fi.Mode().Perm()
+		fmt.Fprintf(h, "%s\x00%d %d %d %d %d\x00", rel, id.size, id.mtime, id.ctime, id.ino, id.dev)
+		if fi.ModTime().After(newest) {
+			newest = fi.ModTime()
+		}
+	}
+	key := string(h.Sum(nil))
+	t.archives.mu.Lock()
+	defer t.archives.mu.Unlock()
+	if v := t.archives.m[key]; v != nil {
+		return v, nil
+	}
+	v := &ArchiveView{t: t, key: "arc\x00" + key, mtime: newest, uid: uid, gid: gid, perm: perm, sizes: map[string]*arcDoc{}}
+	for _, rel := range rels {
+		f, err := t.root.Open(rel)
+		if err != nil {
+			v.close()
+			return nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			v.close()
+			return nil, err
+		}
+		a, err := mpq.Open(f, st.Size(), mpq.Options{Name: rel, ListFiles: t.opt.ListFiles})
+		if err != nil {
+			f.Close()
+			v.close()
+			return nil, err
+		}
+		v.arcs = append(v.arcs, a)
+		v.files = append(v.files, f)
+	}
+	if len(v.arcs) == 1 {
+		v.fsys = v.arcs[0]
+	} else {
+		v.fsys = mpq.NewChain(v.arcs)
+	}
+	if t.archives.m == nil {
+		t.archives.m = map[string]*ArchiveView{}
+	}
+	t.archives.m[key] = v
+	return v, nil
+}
+
+func (v *ArchiveView) close() {
+	for _, f := range v.files {
+		f.Close()
+	}
+}
+
+// ModTime is the newest modification time of the archive files: every entry's time.
+func (v *ArchiveView) ModTime() time.Time { return v.mtime }
+
+// Owner returns the owner of the (first) archive file and the read bits all of them grant:
+// every entry of the view shows them.
+func (v *ArchiveView) Owner() (uid, gid uint32, perm fs.FileMode) { return v.uid, v.gid, v.perm }
+
+// KnownSize returns the size of the document of kind of src when it is known without
+// translating.
+func (v *ArchiveView) KnownSize(src string, kind translate.Kind) (int64, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	d := v.sizes[src]
+	if d == nil {
+		return 0, false
+	}
+	return d.sizes[kind], true
+}
+
+// Stat returns the attributes of the entry rel of the archive ("." for its root).
+func (v *ArchiveView) Stat(rel string) (fs.FileInfo, error) { return fs.Stat(v.fsys, rel) }
+
+// Member is an open member of an archive.
+type Member interface {
+	fs.File
+	io.ReaderAt
+}
+
+// Open opens the member rel for reading at any offset.
+func (v *ArchiveView) Open(rel string) (Member, error) {
+	f, err := v.fsys.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := f.(Member); ok {
+		return m, nil
+	}
+	f.Close()
+	return nil, &fs.PathError{Op: "open", Path: rel, Err: syscall.EISDIR}
+}
+
+// List returns the entries of the folder rel of the archive, with the virtual documents beside
+// each model and texture, sorted by name.
+func (v *ArchiveView) List(rel string) ([]Entry, error) {
+	ents, err := fs.ReadDir(v.fsys, rel)
+	if err != nil {
+		return nil, err
+	}
+	real := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		real[e.Name()] = true
+	}
+	list := make([]Entry, 0, len(ents))
+	for _, e := range ents {
+		list = append(list, Entry{Name: e.Name(), Type: e.Type()})
+		if e.IsDir() {
+			continue
+		}
+		for _, k := range v.t.opt.Kinds {
+			if n := e.Name() + "." + string(k); sourceOf(e.Name(), k) && !real[n] {
+				list = append(list, Entry{Name: n, Virtual: true})
+			}
+		}
+	}
+	slices.SortFunc(list, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	return list, nil
+}
+
+// Size returns the size of the document of kind of the member src, translating it the first
+// time.
+func (v *ArchiveView) Size(ctx context.Context, src string, kind translate.Kind) (int64, error) {
+	d, _, err := v.document(ctx, src, kind, false)
+	if err != nil {
+		return 0, err
+	}
+	if e := d.errs[kind]; e != nil {
+		return 0, e
+	}
+	return d.sizes[kind], nil
+}
+
+// Document returns the bytes of the document of kind of the member src, translating it unless
+// the memory tier has them. The bytes are shared and must not be changed.
+func (v *ArchiveView) Document(ctx context.Context, src string, kind translate.Kind) ([]byte, error) {
+	for range 4 {
+		d, b, err := v.document(ctx, src, kind, true)
+		if err != nil {
+			return nil, err
+		}
+		if e := d.errs[kind]; e != nil {
+			return nil, e
+		}
+		if b != nil {
+			return b, nil
+		}
+	}
+	return nil, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
+}
+
+func (v *ArchiveView) memKey(src string, kind translate.Kind) string {
+	return v.key + "\x00" + src + "\x00" + string(kind)
+}
+
+// document returns what the translation of src made and, with bytes, the document of kind
+// (nil when the memory tier let it go: the caller asks again, which translates again).
+func (v *ArchiveView) document(ctx context.Context, src string, kind translate.Kind, bytes bool) (*arcDoc, []byte, error) {
+	v.mu.Lock()
+	d := v.sizes[src]
+	v.mu.Unlock()
+	if d != nil {
+		if !bytes || d.errs[kind] != nil {
+			return d, nil, nil
+		}
+		if b, ok := v.t.mem.Get(v.memKey(src, kind)); ok {
+			return d, b, nil
+		}
+	}
+	ch := v.loads.DoChan(src, func() (any, error) {
+		if !v.t.life.enter() {
+			return nil, errClosed
+		}
+		defer v.t.life.leave()
+		return v.translate(src)
+	})
+	select {
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, nil, r.Err
+		}
+		out := r.Val.(arcLoad)
+		return out.doc, out.docs[kind], nil
+	}
+}
+
+type arcLoad struct {
+	doc  *arcDoc
+	docs map[translate.Kind][]byte
+}
+
+// translate makes every enabled document of the member src.
+func (v *ArchiveView) translate(src string) (arcLoad, error) {
+	kinds := v.t.modelKinds
+	if codec.IsTextureName(src) {
+		kinds = []translate.Kind{translate.PNG}
+	}
+	if !slices.ContainsFunc(kinds, func(k translate.Kind) bool { return sourceOf(src, k) }) {
+		return arcLoad{}, errNotModel
+	}
+	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}}
+	docs := map[translate.Kind][]byte{}
+	put := func(k translate.Kind, b []byte, err error) {
+		if err != nil {
+			d.errs[k] = &TranslationError{Path: src, Err: err}
+			return
+		}
+		d.sizes[k] = int64(len(b))
+		docs[k] = b
+		v.t.memPut(v.memKey(src, k), b)
+	}
+	v.t.translations.Add(1)
+	if v.t.opt.OnTranslate != nil {
+		v.t.opt.OnTranslate(src)
+	}
+	data, err := v.readMember(src)
+	format := ""
+	switch {
+	case err != nil:
+		for _, k := range kinds {
+			put(k, nil, err)
+		}
+	case codec.IsTextureName(src):
+		format = "texture"
+		png, err := translate.ConvertTexture(src, data)
+		put(translate.PNG, png, err)
+	default:
+		source := codec.Source{Name: src, Data: data, FS: v.fsys, Options: v.t.opt.DecoderOptions}
+		s, ft, derr := translate.Decode(source)
+		if ft != nil {
+			format = ft.Name
+		}
+		if derr != nil {
+			err = derr
+			for _, k := range kinds {
+				put(k, nil, derr)
+			}
+			break
+		}
+		opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
+		translate.OutputsFunc(source, s, kinds, opt, func(i int, doc []byte, e error) {
+			if e != nil && err == nil {
+				err = e
+			}
+			put(kinds[i], doc, e)
+		})
+		s.Release()
+	}
+	if err != nil {
+		v.t.failures.Add(1)
+		v.t.opt.Logger.Warn("translation failed", "archive member", src, "format", format, "err", err)
+		if slices.Contains(kinds, translate.JSON) && d.errs[translate.JSON] != nil {
+			delete(d.errs, translate.JSON)
+			put(translate.JSON, translate.ErrorDocument(src, format, err), nil)
+		}
+	}
+	v.mu.Lock()
+	v.sizes[src] = d
+	v.mu.Unlock()
+	return arcLoad{doc: d, docs: docs}, nil
+}
+
+// readMember reads a member whole, within the size a source may have.
+func (v *ArchiveView) readMember(src string) ([]byte, error) {
+	fi, err := fs.Stat(v.fsys, src)
+	if err != nil {
+		return nil, err
+	}
+	if limit := v.t.opt.MaxSourceSize; fi.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: src,
+			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", fi.Size(), limit>>20, codec.ErrTooLarge)}
+	}
+	return fs.ReadFile(v.fsys, src)
+}

@@ -1,0 +1,231 @@
+package fusefs
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path"
+	"sync/atomic"
+	"syscall"
+
+	gofs "github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
+)
+
+// Nodes inside an archive (see vfs.ArchiveView): folders, members served byte for byte, and
+// the virtual documents beside models and textures. An archive is unchanged while its file
+// is; a changed archive file is a new view, reached through a new lookup of its folder.
+
+// arcNode is what every node inside an archive shares.
+type arcNode struct {
+	node
+	view *vfs.ArchiveView
+}
+
+// arcDirNode is a folder of an archive ("." for the archive itself).
+type arcDirNode struct{ arcNode }
+
+// arcFileNode is a member of an archive.
+type arcFileNode struct{ arcNode }
+
+// arcVirtNode is a virtual document beside a member.
+type arcVirtNode struct {
+	arcNode
+	src  string
+	kind translate.Kind
+}
+
+var (
+	_ gofs.NodeLookuper    = (*arcDirNode)(nil)
+	_ gofs.NodeReaddirer   = (*arcDirNode)(nil)
+	_ gofs.NodeGetattrer   = (*arcDirNode)(nil)
+	_ gofs.NodeOpener      = (*arcFileNode)(nil)
+	_ gofs.NodeGetattrer   = (*arcFileNode)(nil)
+	_ gofs.NodeOpener      = (*arcVirtNode)(nil)
+	_ gofs.NodeGetattrer   = (*arcVirtNode)(nil)
+	_ gofs.FileReader      = (*memberHandle)(nil)
+	_ gofs.FileReleaser    = (*memberHandle)(nil)
+	_ gofs.NodeStatfser    = (*arcDirNode)(nil)
+	_ gofs.NodeOnForgetter = (*arcNode)(nil)
+)
+
+// arcAttr fills out for an entry of the view: the archive file's owner, read bits and time.
+func arcAttr(out *fuse.Attr, v *vfs.ArchiveView, dir bool, size int64) {
+	uid, gid, perm := v.Owner()
+	mode := uint32(syscall.S_IFREG) | uint32(perm)
+	if dir {
+		mode = syscall.S_IFDIR | uint32(perm) | uint32(perm)>>2 // x where r
+	}
+	t := v.ModTime()
+	*out = fuse.Attr{Mode: mode, Size: uint64(size), Blocks: (uint64(size) + 511) / 512, Nlink: 1,
+		Owner: fuse.Owner{Uid: uid, Gid: gid}}
+	out.SetTimes(nil, &t, &t)
+}
+
+// archiveChild returns the node of the folder an archive of SRC is shown as, with its
+// attributes in out, or nil when the archive cannot be opened: it is then shown as the plain
+// file it is (and the reason logged).
+func (n *dirNode) archiveChild(ctx context.Context, name, rel string, out *fuse.EntryOut) *gofs.Inode {
+	v, err := n.m.tree.OpenArchive(rel)
+	if err != nil {
+		n.m.log.Warn("archive shown as a plain file", "archive", rel, "err", err)
+		return nil
+	}
+	arcAttr(&out.Attr, v, true, 0)
+	out.SetEntryTimeout(n.m.entryTimeout)
+	out.SetAttrTimeout(n.m.attrTimeout)
+	if ch := n.GetChild(name); ch != nil {
+		if old, ok := ch.Operations().(*arcDirNode); ok && old.view == v {
+			return ch
+		}
+	}
+	n.m.tree.Hold(1)
+	return n.NewInode(ctx, arcRoot(n.m, v), gofs.StableAttr{Mode: syscall.S_IFDIR})
+}
+
+// arcRoot is the node of a view's top folder.
+func arcRoot(m *mount, v *vfs.ArchiveView) *arcDirNode {
+	return &arcDirNode{arcNode{node: node{m: m, rel: "."}, view: v}}
+}
+
+// Lookup finds a member, a folder or a virtual document of the archive.
+func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	rel := path.Join(n.rel, name)
+	fi, err := n.view.Stat(rel)
+	if err == nil {
+		arcAttr(&out.Attr, n.view, fi.IsDir(), fi.Size())
+		out.SetEntryTimeout(n.m.entryTimeout)
+		out.SetAttrTimeout(n.m.attrTimeout)
+		n.m.tree.Hold(1)
+		if fi.IsDir() {
+			return n.NewInode(ctx, &arcDirNode{arcNode{node: node{m: n.m, rel: rel}, view: n.view}}, gofs.StableAttr{Mode: syscall.S_IFDIR}), 0
+		}
+		return n.NewInode(ctx, &arcFileNode{arcNode{node: node{m: n.m, rel: rel}, view: n.view}}, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
+	}
+	if errno := toErrno(err); errno != syscall.ENOENT {
+		return nil, errno
+	}
+	srcName, kind, ok := n.m.tree.Virtual(name)
+	if !ok {
+		return nil, syscall.ENOENT
+	}
+	src := path.Join(n.rel, srcName)
+	if fi, err := n.view.Stat(src); err != nil || fi.IsDir() {
+		return nil, syscall.ENOENT
+	}
+	// The size when known; else timeout 0, so that the kernel asks Getattr, which translates.
+	size, known := n.view.KnownSize(src, kind)
+	arcAttr(&out.Attr, n.view, false, size)
+	out.SetEntryTimeout(n.m.entryTimeout)
+	if known {
+		out.SetAttrTimeout(n.m.attrTimeout)
+	}
+	n.m.tree.Hold(1)
+	vn := &arcVirtNode{arcNode: arcNode{node: node{m: n.m, rel: src}, view: n.view}, src: src, kind: kind}
+	return n.NewInode(ctx, vn, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
+}
+
+// Readdir lists the folder with the virtual documents beside each model and texture.
+func (n *arcDirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
+	list, err := n.view.List(n.rel)
+	if err != nil {
+		return nil, toErrno(err)
+	}
+	ents := make([]fuse.DirEntry, len(list))
+	for i, e := range list {
+		mode := uint32(syscall.S_IFREG)
+		if e.Type.IsDir() {
+			mode = syscall.S_IFDIR
+		}
+		ents[i] = fuse.DirEntry{Name: e.Name, Mode: mode}
+	}
+	return gofs.NewListDirStream(ents), 0
+}
+
+// Getattr reports the folder's attributes.
+func (n *arcDirNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	arcAttr(&out.Attr, n.view, true, 0)
+	out.SetTimeout(n.m.attrTimeout)
+	return 0
+}
+
+// Statfs reports the file system holding SRC.
+func (n *arcDirNode) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
+	return (&dirNode{passNode{node: node{m: n.m, rel: "."}}}).Statfs(ctx, out)
+}
+
+// Getattr reports the member's size.
+func (n *arcFileNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	fi, err := n.view.Stat(n.rel)
+	if err != nil {
+		return toErrno(err)
+	}
+	arcAttr(&out.Attr, n.view, false, fi.Size())
+	out.SetTimeout(n.m.attrTimeout)
+	return 0
+}
+
+// Open opens the member: reads decode only the sectors they cover.
+func (n *arcFileNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	if writeFlags(flags) {
+		return nil, 0, toErrno(vfs.ErrReadOnly)
+	}
+	f, err := n.view.Open(n.rel)
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	return &memberHandle{f: f, name: n.rel, log: n.m}, fuse.FOPEN_KEEP_CACHE, 0
+}
+
+// memberHandle is an open member of an archive.
+type memberHandle struct {
+	f      vfs.Member
+	name   string
+	log    *mount
+	logged atomic.Bool // a handle logs its first failing read only
+}
+
+// Read reads from the member. A sector that cannot be read is an I/O error, logged once here
+// with what is wrong in it.
+func (h *memberHandle) Read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
+	k, err := h.f.ReadAt(dest, off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		if !h.logged.Swap(true) {
+			h.log.log.Warn("archive member unreadable", "member", h.name, "err", err)
+		}
+		return nil, syscall.EIO
+	}
+	return fuse.ReadResultData(dest[:k]), 0
+}
+
+// Release closes the member.
+func (h *memberHandle) Release(ctx context.Context) syscall.Errno { return toErrno(h.f.Close()) }
+
+// Getattr reports the document's exact size, translating the member the first time.
+func (n *arcVirtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	size, err := n.view.Size(ctx, n.src, n.kind)
+	var fe *vfs.TranslationError
+	if err != nil && !errors.As(err, &fe) {
+		return toErrno(err)
+	}
+	arcAttr(&out.Attr, n.view, false, size)
+	out.SetTimeout(n.m.attrTimeout)
+	return 0
+}
+
+// Open translates the member unless its document is cached, and opens the document.
+func (n *arcVirtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	if writeFlags(flags) {
+		return nil, 0, toErrno(vfs.ErrReadOnly)
+	}
+	data, err := n.view.Document(ctx, n.src, n.kind)
+	if err != nil {
+		return nil, 0, toErrno(err)
+	}
+	h := &virtHandle{data: data}
+	arcAttr(&h.attr, n.view, false, int64(len(data)))
+	return h, fuse.FOPEN_KEEP_CACHE, 0
+}

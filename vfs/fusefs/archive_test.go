@@ -1,0 +1,223 @@
+package fusefs
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
+	"github.com/modelfs/modelfs/internal/mpq/stormlib"
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/wc3/wc3test"
+	"github.com/modelfs/modelfs/vfs"
+	"github.com/modelfs/modelfs/vfs/vfstest"
+)
+
+// members lists the files under dir of a mount that are not virtual documents, relative to dir.
+func members(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if _, _, virtual := virtualName(rel); !virtual {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// virtualName tells a virtual document's name from a member's.
+func virtualName(rel string) (src string, kind translate.Kind, ok bool) {
+	ext := filepath.Ext(rel)
+	kind, ok = translate.KindOf(ext)
+	if !ok {
+		return "", "", false
+	}
+	src = strings.TrimSuffix(rel, ext)
+	if kind == translate.PNG {
+		return src, kind, codec.IsTextureName(src)
+	}
+	return src, kind, codec.IsModelName(src)
+}
+
+// reference is what `modelfs convert` makes of the extracted file rel under root.
+func reference(t *testing.T, root, rel string, kind translate.Kind) ([]byte, error) {
+	if kind == translate.PNG {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return translate.ConvertTexture(rel, data)
+	}
+	return vfstest.Convert(t, root, rel, kind)
+}
+
+// TestCorpusArchivesMounted mounts the real archives, each shown as a folder: the members are
+// the ones smpq lists, with smpq's bytes, and every virtual document is what convert makes of
+// the extracted tree.
+func TestCorpusArchivesMounted(t *testing.T) {
+	root := filepath.Join(corpus.Dir(t), "archives")
+	m := mountT(t, root, vfs.Options{})
+	var archives []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			archives = append(archives, p)
+		}
+		return err
+	})
+	for _, arc := range archives {
+		rel, _ := filepath.Rel(root, arc)
+		t.Run(rel, func(t *testing.T) {
+			dir := m.path(filepath.ToSlash(rel))
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				t.Fatalf("%s is not shown as a folder: %v", rel, err)
+			}
+			got := members(t, dir)
+			want := stormlib.List(t, arc)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("members differ from smpq -l:\n got %q\nwant %q", got, want)
+			}
+			extracted := stormlib.Extract(t, arc)
+			for _, p := range got {
+				b, err := os.ReadFile(filepath.Join(dir, p))
+				ref, rerr := os.ReadFile(filepath.Join(extracted, p))
+				if err != nil || rerr != nil || !bytes.Equal(b, ref) {
+					t.Errorf("%s: differs from smpq -x (%v, %v)", p, err, rerr)
+				}
+				for _, kind := range append(slices.Clone(translate.Kinds), translate.PNG) {
+					name := p + "." + string(kind)
+					if _, _, ok := virtualName(name); !ok {
+						continue
+					}
+					want, werr := reference(t, extracted, p, kind)
+					got, gerr := os.ReadFile(filepath.Join(dir, name))
+					switch {
+					case werr != nil && kind != translate.JSON:
+						if gerr == nil {
+							t.Errorf("%s: read although convert fails (%v)", name, werr)
+						}
+					case werr != nil:
+					case gerr != nil:
+						t.Errorf("%s: %v", name, gerr)
+					case !bytes.Equal(got, want):
+						t.Errorf("%s: %d bytes differ from convert's %d on the extracted tree", name, len(got), len(want))
+					}
+				}
+			}
+		})
+	}
+}
+
+// dataFolder writes a game's Data folder of three archives: a model in the base archive, its
+// texture in a patch, a file patched twice and one deleted by a patch.
+func dataFolder(t *testing.T) (dir string, crate, crateTex []byte) {
+	crate, err := wc3test.MDX(fixtures.Crate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tx := range fixtures.Textures() {
+		if tx.Path == "Textures/Crate.blp" {
+			crateTex = tx.Data
+		}
+	}
+	dir = t.TempDir()
+	write := func(name string, ms ...mpqtest.Member) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		writeFile(t, p, mpqtest.Archive{Format: 2, Members: ms}.Bytes())
+	}
+	write("common.MPQ",
+		mpqtest.Member{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
+		mpqtest.Member{Name: "Creature\\Old.txt", Data: []byte("old")},
+		mpqtest.Member{Name: "Shared.txt", Data: []byte("base")})
+	write("patch.MPQ",
+		mpqtest.Member{Name: "Textures\\Crate.blp", Data: crateTex, Zlib: true, Encrypt: true},
+		mpqtest.Member{Name: "Creature\\Old.txt", DeleteMarker: true},
+		mpqtest.Member{Name: "Shared.txt", Data: []byte("patched")})
+	write("enUS/patch-enUS.MPQ", mpqtest.Member{Name: "SHARED.TXT", Data: []byte("patched twice")})
+	return dir, crate, crateTex
+}
+
+// TestGameDataMounted mounts a game's Data folder: one merged tree, in load order.
+func TestGameDataMounted(t *testing.T) {
+	data, crate, crateTex := dataFolder(t)
+	m := mountT(t, data, vfs.Options{})
+	if b, err := os.ReadFile(m.path("Shared.txt")); err != nil || string(b) != "patched twice" {
+		t.Errorf("Shared.txt = %q, %v; want the last patch's", b, err)
+	}
+	if _, err := os.Stat(m.path("Creature/Old.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Creature/Old.txt despite its deletion marker: %v", err)
+	}
+	plain := t.TempDir()
+	writeFile(t, filepath.Join(plain, "Units", "Crate.mdx"), crate)
+	writeFile(t, filepath.Join(plain, "Textures", "Crate.blp"), crateTex)
+	for _, kind := range translate.Kinds {
+		got, err := os.ReadFile(m.path("Units/Crate.mdx." + string(kind)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := vfstest.MustConvert(t, plain, "Units/Crate.mdx", kind); !bytes.Equal(got, want) {
+			t.Errorf("Units/Crate.mdx.%s differs from convert of the extracted files", kind)
+		}
+		if fi, _ := os.Stat(m.path("Units/Crate.mdx." + string(kind))); fi == nil || fi.Size() != int64(len(got)) {
+			t.Errorf("Units/Crate.mdx.%s: stat size differs from the bytes", kind)
+		}
+	}
+	if glb, _ := os.ReadFile(m.path("Units/Crate.mdx.glb")); !bytes.Contains(glb, []byte("image/png")) {
+		t.Error("the .glb embeds no image: the texture in patch.MPQ was not found")
+	}
+}
+
+// TestOneArchiveMounted mounts an archive file itself, and checks an archive that cannot be
+// read shows as the plain file it is while the rest of the mount serves.
+func TestOneArchiveMounted(t *testing.T) {
+	dir := t.TempDir()
+	arc := filepath.Join(dir, "Models.mpq")
+	writeFile(t, arc, mpqtest.Archive{Members: []mpqtest.Member{
+		{Name: "a\\b.txt", Data: []byte("member"), Zlib: true},
+		{Name: "bad.txt", Stored: []byte{8, 0, 0, 0, 12, 0, 0, 0, 0x04, 1, 2, 3}, Size: 4096, Zlib: true},
+	}}.Bytes())
+	writeFile(t, filepath.Join(dir, "Broken.mpq"), []byte("not an archive at all"))
+	m := mountT(t, arc, vfs.Options{})
+	if b, err := os.ReadFile(m.path("a/b.txt")); err != nil || string(b) != "member" {
+		t.Errorf("a/b.txt = %q, %v", b, err)
+	}
+	if _, err := os.ReadFile(m.path("bad.txt")); !errors.Is(err, syscall.EIO) {
+		t.Errorf("a member with an unknown compression reads with %v, want EIO", err)
+	}
+	if m.logs.count(slog.LevelWarn, "archive member unreadable") == 0 {
+		t.Error("the unreadable member was not logged")
+	}
+
+	m2 := mountT(t, dir, vfs.Options{})
+	if b, err := os.ReadFile(m2.path("Broken.mpq")); err != nil || string(b) != "not an archive at all" {
+		t.Errorf("Broken.mpq = %q, %v; want the plain file", b, err)
+	}
+	if b, err := os.ReadFile(m2.path("Models.mpq/a/b.txt")); err != nil || string(b) != "member" {
+		t.Errorf("Models.mpq/a/b.txt = %q, %v", b, err)
+	}
+	m3 := mountT(t, dir, vfs.Options{Archives: vfs.ArchivesOff})
+	if fi, err := os.Stat(m3.path("Models.mpq")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("with archives off, Models.mpq is not a plain file: %v", err)
+	}
+}
