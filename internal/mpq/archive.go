@@ -43,6 +43,7 @@ type Archive struct {
 	members  []*node // every named file, in listing order
 	warnings []error
 	closer   io.Closer
+	tables   sectorTables
 	deleted  []string // names this archive's deletion markers hide in earlier archives
 }
 

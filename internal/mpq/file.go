@@ -46,11 +46,41 @@ func (a *Archive) openNode(n *node) (*member, error) {
 		}
 	}
 	if m.compressed() && !m.single() && m.size > 0 {
-		if err := m.readSectorTable(); err != nil {
-			return nil, err
+		if m.sectors = a.tables.get(n.block); m.sectors == nil {
+			if err := m.readSectorTable(); err != nil {
+				return nil, err
+			}
+			a.tables.put(n.block, m.sectors)
 		}
 	}
 	return m, nil
+}
+
+// sectorTables keeps the sector tables read, so that opening a big member again does not
+// read its table again (a 50 MB member has 12,800 sectors). They are dropped all at once when
+// they pass maxTableEntries.
+type sectorTables struct {
+	mu      sync.Mutex
+	m       map[int][]uint32
+	entries int
+}
+
+const maxTableEntries = 4 << 20 // 16 MiB
+
+func (t *sectorTables) get(block int) []uint32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[block]
+}
+
+func (t *sectorTables) put(block int, table []uint32) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil || t.entries+len(table) > maxTableEntries {
+		t.m, t.entries = map[int][]uint32{}, 0
+	}
+	t.m[block] = table
+	t.entries += len(table)
 }
 
 func (a *Archive) memberErr(n *node, off int64, cause error, format string, args ...any) *Error {
