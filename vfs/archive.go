@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -44,8 +45,9 @@ const (
 // concurrent use.
 type ArchiveView struct {
 	t     *Tree
-	fsys  fs.FS
-	key   string // what the documents are cached under: the identities of the archive files
+	fsys   fs.FS // what the view shows
+	lookup fs.FS // where its models' companions are looked up: fsys, then the game's archives
+	key    string // what the documents are cached under: the identities of the archive files
 	mtime time.Time
 	uid   uint32
 	gid   uint32
@@ -62,6 +64,46 @@ type ArchiveView struct {
 type arcDoc struct {
 	sizes map[translate.Kind]int64
 	errs  map[translate.Kind]error
+}
+
+// gameArchives are the archives of the game install Options.Game names, opened once.
+type gameArchives struct {
+	once sync.Once
+	arcs []*mpq.Archive
+	key  string // their identities
+	err  error
+}
+
+// game opens the archives of Options.Game, in load order: where a map's models find the
+// game's stock textures.
+func (t *Tree) game() (*gameArchives, error) {
+	g := &t.gameArcs
+	g.once.Do(func() {
+		if t.opt.Game == "" {
+			return
+		}
+		names, err := mpq.GameArchives(t.opt.Game)
+		if err != nil {
+			g.err = fmt.Errorf("--game: %w", err)
+			return
+		}
+		h := sha256.New()
+		for _, n := range names {
+			p := filepath.Join(t.opt.Game, filepath.FromSlash(n))
+			a, err := mpq.OpenFile(p, mpq.Options{ListFiles: t.opt.ListFiles})
+			if err != nil {
+				t.opt.Logger.Warn("game archive left out", "archive", p, "err", err)
+				continue
+			}
+			if fi, err := os.Stat(p); err == nil {
+				id := identityOf(fi)
+				fmt.Fprintf(h, "%s\x00%d %d %d %d\x00", p, id.size, id.mtime, id.ino, id.dev)
+			}
+			g.arcs = append(g.arcs, a)
+		}
+		g.key = string(h.Sum(nil))
+	})
+	return g, g.err
 }
 
 // archiveViews holds the views opened, by the archives' identity.
@@ -128,6 +170,11 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 			newest = fi.ModTime()
 		}
 	}
+	game, err := t.game()
+	if err != nil {
+		return nil, err
+	}
+	h.Write([]byte(game.key))
 	key := string(h.Sum(nil))
 	t.archives.mu.Lock()
 	defer t.archives.mu.Unlock()
@@ -160,6 +207,10 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		v.fsys = v.arcs[0]
 	} else {
 		v.fsys = mpq.NewChain(v.arcs)
+	}
+	v.lookup = v.fsys
+	if len(game.arcs) > 0 {
+		v.lookup = mpq.NewChain(append(slices.Clone(game.arcs), v.arcs...))
 	}
 	if t.archives.m == nil {
 		t.archives.m = map[string]*ArchiveView{}
@@ -351,7 +402,7 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 		png, err := translate.ConvertTexture(src, data)
 		put(translate.PNG, png, err)
 	default:
-		source := codec.Source{Name: src, Data: data, FS: v.fsys, Options: v.t.opt.DecoderOptions}
+		source := codec.Source{Name: src, Data: data, FS: v.lookup, Options: v.t.opt.DecoderOptions}
 		s, ft, derr := translate.Decode(source)
 		if ft != nil {
 			format = ft.Name

@@ -59,6 +59,7 @@ type Tree struct {
 
 	dirs      dirs
 	archives  archiveViews
+	gameArcs  gameArchives
 	life      life
 	closeOnce sync.Once
 

@@ -79,6 +79,9 @@ type Options struct {
 
 	// Archives says how the MPQ archives of SRC are shown; default ArchivesAuto.
 	Archives ArchiveMode
+	// Game is a game's install or data folder whose archives a map's models find their stock
+	// textures in, after the map's own files; "" for none.
+	Game string
 	// ListFiles are more member names for archives (the (listfile) format), for archives whose
 	// own list is missing or incomplete.
 	ListFiles [][]byte

@@ -76,6 +76,9 @@ func (t *Tree) release() {
 		v.close()
 	}
 	t.archives.mu.Unlock()
+	for _, a := range t.gameArcs.arcs {
+		a.Close()
+	}
 	if t.index != nil {
 		t.index.Close()
 	}

@@ -42,6 +42,26 @@ func openArchive(name string, listfiles []string) (*mpq.Archive, error) {
 	return mpq.OpenFile(name, opts)
 }
 
+// openGame opens the archives of a game's install or data folder, in load order.
+func openGame(dir string, listfiles []string) ([]*mpq.Archive, error) {
+	names, err := mpq.GameArchives(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--game: %w", err)
+	}
+	var out []*mpq.Archive
+	for _, n := range names {
+		a, err := openArchive(filepath.Join(dir, filepath.FromSlash(n)), listfiles)
+		if err != nil {
+			for _, o := range out {
+				o.Close()
+			}
+			return nil, fmt.Errorf("--game: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
 // printArchive writes a summary of an archive: its format, its members and how they are
 // stored, and what could not be read.
 func printArchive(e *env, name string, a *mpq.Archive) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/modelfs/modelfs/internal/mpq"
@@ -17,11 +18,12 @@ import (
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In        pathArg           `arg:"" help:"Model file to translate (${model_exts}), or texture to convert (${texture_exts})."`
+	In        pathArg           `arg:"" help:"Model file to translate (${model_exts}), or texture to convert (${texture_exts}); a path through an archive (Data/patch.MPQ/Creature/x.m2) names a member."`
 	Out       pathArg           `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
 	Root      pathArg           `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
 	Embed     bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
 	ListFiles []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
+	Game      pathArg           `placeholder:"DIR" help:"For a model inside an archive (a map): a game's install or data folder whose archives hold the stock textures it names, searched after the archive's own files."`
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 }
 
@@ -38,6 +40,7 @@ type opened struct {
 	src  codec.Source
 	root *os.Root // the folder it lies in; nil for a member of an archive
 	arc  *mpq.Archive
+	game []*mpq.Archive // --game's archives
 }
 
 func (o *opened) Close() {
@@ -47,13 +50,16 @@ func (o *opened) Close() {
 	if o.arc != nil {
 		o.arc.Close()
 	}
+	for _, a := range o.game {
+		a.Close()
+	}
 }
 
 // openModel reads the model at in under root (default: its directory) and returns it as a
 // codec.Source named by its path relative to root. A path that runs through an archive
 // (Data/patch.MPQ/Creature/Rabbit/Rabbit.m2) names a member, whose companions are looked up
 // in the same archive.
-func openModel(in, rootDir string, listfiles []string) (*opened, error) {
+func openModel(in, rootDir, game string, listfiles []string) (*opened, error) {
 	if archive, member, ok := splitArchivePath(in); ok {
 		if rootDir != "" {
 			return nil, &usageError{"--root does not apply to a model inside an archive: its root is the archive's"}
@@ -62,12 +68,22 @@ func openModel(in, rootDir string, listfiles []string) (*opened, error) {
 		if err != nil {
 			return nil, err
 		}
+		o := &opened{arc: a}
 		data, err := fs.ReadFile(a, member)
 		if err != nil {
-			a.Close()
+			o.Close()
 			return nil, err
 		}
-		return &opened{src: codec.Source{Name: member, Data: data, FS: a}, arc: a}, nil
+		var lookup fs.FS = a
+		if game != "" {
+			if o.game, err = openGame(game, listfiles); err != nil {
+				o.Close()
+				return nil, err
+			}
+			lookup = mpq.NewChain(append(slices.Clone(o.game), a))
+		}
+		o.src = codec.Source{Name: member, Data: data, FS: lookup}
+		return o, nil
 	}
 	if rootDir == "" {
 		rootDir = filepath.Dir(in)
@@ -106,7 +122,7 @@ func (c *convertCmd) Run(e *env) error {
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err
 	}
-	m, err := openModel(string(c.In), string(c.Root), c.ListFiles)
+	m, err := openModel(string(c.In), string(c.Root), string(c.Game), c.ListFiles)
 	if err != nil {
 		return err
 	}

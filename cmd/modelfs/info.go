@@ -16,6 +16,7 @@ type infoCmd struct {
 	In        pathArg  `arg:"" help:"Model file to summarise (${model_exts}), a member path inside an archive, or an archive (.mpq .w3x .w3m)."`
 	Root      pathArg  `help:"Root of the game tree (see convert). Default: the model's directory."`
 	ListFiles []string `name:"listfile" placeholder:"FILE" help:"More member names for archives (see convert); repeatable."`
+	Game      pathArg  `placeholder:"DIR" help:"A game's install or data folder for a model inside a map (see convert)."`
 }
 
 // Run prints the summary.
@@ -29,7 +30,7 @@ func (c *infoCmd) Run(e *env) error {
 		printArchive(e, string(c.In), a)
 		return nil
 	}
-	m, err := openModel(string(c.In), string(c.Root), c.ListFiles)
+	m, err := openModel(string(c.In), string(c.Root), string(c.Game), c.ListFiles)
 	if err != nil {
 		return err
 	}

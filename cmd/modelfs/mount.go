@@ -37,6 +37,7 @@ type mountCmd struct {
 	MemoryLimit string            `placeholder:"SIZE" help:"Soft limit on the process's memory, given to the Go runtime, which collects garbage harder as it gets close (default: the cache size plus 48MiB; off turns it off; GOMEMLIMIT in the environment wins)."`
 	Archives    string            `default:"auto" enum:"auto,folders,merged,off" help:"How MPQ archives in SRC show: folders (each as a folder of its own name, holding its members), merged (SRC's archives as one tree in the game's load order), auto (merged for a game's data folder, else folders), off (plain files)."`
 	ListFiles   []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
+	Game        pathArg           `placeholder:"DIR" help:"A game's install or data folder whose archives the models of an archive (a map) find their stock textures in, after the archive's own files."`
 	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 }
 
@@ -108,6 +109,7 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	}
 	opt.DecoderOptions = c.Decoder
 	opt.Archives = vfs.ArchiveMode(c.Archives)
+	opt.Game = string(c.Game)
 	for _, lf := range c.ListFiles {
 		b, err := os.ReadFile(lf)
 		if err != nil {

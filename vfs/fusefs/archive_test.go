@@ -221,3 +221,39 @@ func TestOneArchiveMounted(t *testing.T) {
 		t.Errorf("with archives off, Models.mpq is not a plain file: %v", err)
 	}
 }
+
+// TestMapWithGame mounts a folder holding a map whose model names a texture only the game's
+// archives have: with Game set it is found, after the map's own files; the map's folder still
+// lists the map's members only.
+func TestMapWithGame(t *testing.T) {
+	crate, err := wc3test.MDX(fixtures.Crate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tex []byte
+	for _, tx := range fixtures.Textures() {
+		if tx.Path == "Textures/Crate.blp" {
+			tex = tx.Data
+		}
+	}
+	dir, game := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(dir, "Crate.w3x"), mpqtest.Archive{Prefix: 512, Members: []mpqtest.Member{{Name: "Units\\Crate.mdx", Data: crate, Zlib: true}}}.Bytes())
+	writeFile(t, filepath.Join(game, "war3.mpq"), mpqtest.Archive{Members: []mpqtest.Member{{Name: "Textures\\Crate.blp", Data: tex, Zlib: true}}}.Bytes())
+
+	plain := mountT(t, dir, vfs.Options{})
+	withGame := mountT(t, dir, vfs.Options{Game: game})
+	a, err := os.ReadFile(plain.path("Crate.w3x/Units/Crate.mdx.glb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(withGame.path("Crate.w3x/Units/Crate.mdx.glb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(a, []byte("image/png")) || !bytes.Contains(b, []byte("image/png")) {
+		t.Error("the stock texture should be found in the game's archives with Game set, and only then")
+	}
+	if got := members(t, withGame.path("Crate.w3x")); !slices.Equal(got, []string{"Units/Crate.mdx"}) {
+		t.Errorf("the map's folder lists %q; want its own members only", got)
+	}
+}
