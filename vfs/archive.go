@@ -44,16 +44,16 @@ const (
 // ArchiveView is one archive (or a game's merged archives) as the tree shows it. It is safe for
 // concurrent use.
 type ArchiveView struct {
-	t     *Tree
-	fsys   fs.FS // what the view shows
-	lookup fs.FS // where its models' companions are looked up: fsys, then the game's archives
+	t      *Tree
+	fsys   fs.FS  // what the view shows
+	lookup fs.FS  // where its models' companions are looked up: fsys, then the game's archives
 	key    string // what the documents are cached under: the identities of the archive files
-	mtime time.Time
-	uid   uint32
-	gid   uint32
-	perm  fs.FileMode // the read bits every archive file grants
-	arcs  []*mpq.Archive
-	files []*os.File
+	mtime  time.Time
+	uid    uint32
+	gid    uint32
+	perm   fs.FileMode // the read bits every archive file grants
+	arcs   []*mpq.Archive
+	files  []*os.File
 
 	loads singleflight.Group
 	mu    sync.Mutex
