@@ -70,6 +70,10 @@ func Open(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
 	if ext := strings.ToLower(path.Ext(opts.Name)); ext == ".w3m" || ext == ".w3x" {
 		opts.Map = true
 	}
+	var head [8]byte
+	if n, _ := r.ReadAt(head[:], 0); n == 8 && string(head[:4]) == "HM3W" && le.Uint32(head[4:]) == 0 {
+		opts.Map = true // a Warcraft III map's own header, whatever the file's name
+	}
 	a := &Archive{r: r, size: size, opts: opts}
 	h, err := a.findHeader()
 	if err != nil {
@@ -102,6 +106,15 @@ func (a *Archive) errorf(off int64, cause error, format string, args ...any) *Er
 }
 
 func (a *Archive) warn(err error) { a.warnings = append(a.warnings, err) }
+
+// abs is the position in the file of pos, relative to the header: in format 1, 32 bits that
+// wrap, as the games compute it (protectors place tables before the header that way).
+func (a *Archive) abs(pos uint64) int64 {
+	if a.hdr.format == 1 {
+		return int64(uint32(uint64(a.hdr.base) + pos))
+	}
+	return a.hdr.base + int64(pos)
+}
 
 // Warnings are the problems met while opening: parts of the archive that were skipped.
 func (a *Archive) Warnings() []error { return slices.Clip(a.warnings) }
@@ -167,6 +180,9 @@ func (a *Archive) buildTree() {
 		b := a.blocks[bi]
 		if b.flags&flagExists == 0 || b.flags&flagDeleteMarker != 0 {
 			continue
+		}
+		if b.flags&(flagCompress|flagImplode) == 0 && b.fsize > uint64(a.size) {
+			continue // a decoy: stored as is, yet larger than the archive
 		}
 		named[bi] = true
 		if internalBlocks[bi] {

@@ -24,8 +24,10 @@ func (a *Archive) openNode(n *node) (*member, error) {
 		return nil, a.memberErr(n, -1, nil, "no block %d", n.block)
 	}
 	b := a.blocks[n.block]
-	m := &member{a: a, n: n, b: b, start: a.hdr.base + int64(b.pos), size: int64(b.fsize)}
-	if b.pos > uint64(a.size) || m.start < 0 || m.start > a.size || b.csize > uint64(a.size-m.start) {
+	m := &member{a: a, n: n, b: b, start: a.abs(b.pos), size: int64(b.fsize)}
+	// Format 1 members are checked sector by sector: protectors give sizes that lie and
+	// sectors at offsets that wrap.
+	if m.start < 0 || m.start > a.size || a.hdr.format > 1 && (b.pos > uint64(a.size) || b.csize > uint64(a.size-m.start)) {
 		return nil, a.memberErr(n, m.start, nil, "data (%d bytes at %d) lies past the end of the archive (%d bytes)", b.csize, m.start, a.size)
 	}
 	if b.flags&flagPatch != 0 {
@@ -110,7 +112,7 @@ func (m *member) readSectorTable() error {
 	if m.b.flags&flagSectorCRC != 0 {
 		n++
 	}
-	if n*4 > int64(m.b.csize) {
+	if n*4 > int64(m.b.csize) && m.a.hdr.format > 1 || n*4 > m.a.size-m.start {
 		return m.a.memberErr(m.n, m.start, nil, "sector table of %d entries is larger than the member's %d stored bytes", n, m.b.csize)
 	}
 	raw := make([]byte, n*4)
@@ -124,6 +126,9 @@ func (m *member) readSectorTable() error {
 	for i := range m.sectors {
 		m.sectors[i] = le.Uint32(raw[i*4:])
 	}
+	if m.a.hdr.format == 1 {
+		return nil // each sector is checked when read (see sectorSpan)
+	}
 	last := m.sectorCount()
 	for i := int64(0); i < last; i++ {
 		if m.sectors[i] > m.sectors[i+1] || uint64(m.sectors[i+1]) > m.b.csize {
@@ -131,6 +136,21 @@ func (m *member) readSectorTable() error {
 		}
 	}
 	return nil
+}
+
+// sectorSpan is where compressed sector i lies in the file. In format 1, offsets are 32-bit
+// and wrap, as the games compute them; a sector longer than twice the sector size or past the
+// end of the file is refused.
+func (m *member) sectorSpan(i int64) (at, n int64, err error) {
+	if m.a.hdr.format > 1 {
+		return m.start + int64(m.sectors[i]), int64(m.sectors[i+1] - m.sectors[i]), nil
+	}
+	at = m.a.abs(m.b.pos + uint64(m.sectors[i]))
+	n = int64(m.sectors[i+1] - m.sectors[i]) // uint32 arithmetic: wraps as the games' does
+	if n > 2*m.sectorSize() || at+n > m.a.size {
+		return 0, 0, m.a.memberErr(m.n, m.start+i*4, nil, "sector %d (%d bytes at %d) lies outside the archive", i, n, at)
+	}
+	return at, n, nil
 }
 
 // guessKeyOf recovers the key of an encrypted member with no known name.
@@ -168,13 +188,20 @@ func (m *member) unit(i int64, buf []byte) ([]byte, error) {
 	switch {
 	case m.single():
 		at = m.start
+		if m.b.csize > uint64(m.a.size-at) {
+			return nil, m.a.memberErr(m.n, at, nil, "%d stored bytes run past the end of the archive", m.b.csize)
+		}
 		raw = make([]byte, m.b.csize)
 	case m.compressed():
-		at = m.start + int64(m.sectors[i])
-		raw = make([]byte, m.sectors[i+1]-m.sectors[i])
+		var n int64
+		var err error
+		if at, n, err = m.sectorSpan(i); err != nil {
+			return nil, err
+		}
+		raw = make([]byte, n)
 	default:
-		at = m.start + i*ss
-		if uint64(i*ss+want) > m.b.csize {
+		at = m.a.abs(m.b.pos + uint64(i*ss))
+		if uint64(i*ss+want) > m.b.csize || at+want > m.a.size {
 			return nil, m.a.memberErr(m.n, at, nil, "sector %d lies past the member's %d stored bytes", i, m.b.csize)
 		}
 		raw = buf[:want]

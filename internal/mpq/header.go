@@ -56,6 +56,9 @@ func (a *Archive) findHeader() (header, error) {
 					a.warn(err)
 				}
 			case sigUserData:
+				if a.opts.Map {
+					continue // Warcraft III ignores user data; protectors plant fake ones
+				}
 				// The user-data block names where its archive's header is.
 				var ud [16]byte
 				if _, err := a.r.ReadAt(ud[:], off); err != nil {
@@ -95,11 +98,29 @@ func (a *Archive) readHeader(off int64) (header, error) {
 		hashCount:    le.Uint32(b[24:]),
 		blockCount:   le.Uint32(b[28:]),
 	}
+	if h.declaredSize < headerSizeV1 {
+		return header{}, a.errorf(off+4, nil, "header size %d is below the %d of format 1", h.declaredSize, headerSizeV1)
+	}
 	h.format = int(h.declaredFmt) + 1
 	need := [...]uint32{0, headerSizeV1, headerSizeV2, headerSizeV3, headerSizeV4}
 	if h.format > 4 || a.opts.Map || h.declaredSize < need[h.format] || uint32(n) < need[h.format] {
-		h.forcedFormat1 = h.format != 1
+		h.forcedFormat1 = h.format != 1 || h.declaredSize != headerSizeV1
 		h.format = 1
+	}
+	if a.opts.Map {
+		// As Warcraft III reads a map: the low byte of the sector size, counts of 28 bits.
+		h.sectorShift &= 0xFF
+		h.hashCount &= 0x0FFFFFFF
+		h.blockCount &= 0x0FFFFFFF
+	}
+	if h.format == 1 {
+		// Format 1 positions are 32-bit and wrap; a header whose tables would start past the
+		// end is a decoy, and the search goes on.
+		for _, pos := range []uint64{h.hashPos, h.blockPos} {
+			if int64(uint32(uint64(off)+pos)) > a.size {
+				return header{}, a.errorf(off, nil, "a decoy header: its tables would start past the end")
+			}
+		}
 	}
 	if h.format >= 2 {
 		h.hiBlockPos = le.Uint64(b[32:])

@@ -77,11 +77,15 @@ func (m *member) storage() []string {
 	ss := m.sectorSize()
 	for i := int64(0); i+1 < int64(len(m.sectors)) && i < m.sectorCount(); i++ {
 		want := min(ss, m.size-i*ss)
-		if int64(m.sectors[i+1]-m.sectors[i]) >= want {
+		at, n, err := m.sectorSpan(i)
+		switch {
+		case err != nil:
+			out = append(out, "unreadable")
+		case n >= want:
 			out = append(out, "stored")
-			continue
+		default:
+			out = append(out, m.maskAt(at, i))
 		}
-		out = append(out, m.maskAt(m.start+int64(m.sectors[i]), i))
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package mpq
 
+import "io"
+
 // Block flags.
 const (
 	flagImplode      = 0x00000100 // PKWARE-imploded, without a compression byte
@@ -32,25 +34,29 @@ type block struct {
 	flags        uint32
 }
 
-// tableBytes reads count entries of size bytes at pos (relative to the header), fewer when
-// the file ends first — protected maps give counts that run past the end — and deciphers them
-// with the key of the table's name.
+// tableBytes reads count entries of size bytes at pos (relative to the header) and deciphers
+// them with the key of the table's name. Protected maps give counts that run past the end:
+// what is missing reads as zeros, deciphered with the rest (as the games read it, which makes
+// it entries that match nothing), up to four times the archive; beyond that the table is cut.
 func (a *Archive) tableBytes(what string, pos uint64, count uint64, size int, keyName string) ([]byte, error) {
-	start := a.hdr.base + int64(pos)
-	if pos >= uint64(a.size) || start >= a.size || start < 0 {
+	start := a.abs(pos)
+	if pos >= uint64(a.size)+1<<32 || start >= a.size || start < 0 {
 		if count == 0 {
 			return nil, nil
 		}
 		return nil, a.errorf(start, nil, "%s at %d is past the end of the archive (%d bytes)", what, start, a.size)
 	}
-	avail := uint64(a.size-start) / uint64(size)
-	if count > avail {
-		a.warn(a.errorf(start, nil, "%s of %d entries runs past the end of the archive; read %d", what, count, avail))
-		count = avail
+	if limit := uint64(4*a.size+64<<10) / uint64(size); count > limit {
+		a.warn(a.errorf(start, nil, "%s of %d entries is far larger than the archive; read %d", what, count, limit))
+		count = limit
 	}
 	b := make([]byte, count*uint64(size))
-	if _, err := a.r.ReadAt(b, start); err != nil {
-		return nil, a.errorf(start, err, "reading the %s", what)
+	n, err := a.r.ReadAt(b, start)
+	if n < len(b) {
+		if err != nil && err != io.EOF {
+			return nil, a.errorf(start, err, "reading the %s", what)
+		}
+		a.warn(a.errorf(start, nil, "%s of %d entries runs past the end of the archive: %d entries read", what, count, n/size))
 	}
 	if keyName != "" {
 		decrypt(b, hashString(keyName, hashKey))
@@ -69,6 +75,9 @@ func (a *Archive) readClassicTables() error {
 	for i := range a.hashes {
 		e := hb[i*16:]
 		a.hashes[i] = hashEntry{nameA: le.Uint32(e), nameB: le.Uint32(e[4:]), locale: le.Uint16(e[8:]), block: le.Uint32(e[12:])}
+		if a.opts.Map && a.hashes[i].block < hashDeleted {
+			a.hashes[i].block &= 0x0FFFFFFF
+		}
 	}
 	bb, err := a.tableBytes("block table", a.hdr.blockPos, uint64(a.hdr.blockCount), 16, "(block table)")
 	if err != nil {
@@ -78,6 +87,9 @@ func (a *Archive) readClassicTables() error {
 	for i := range a.blocks {
 		e := bb[i*16:]
 		a.blocks[i] = block{pos: uint64(le.Uint32(e)), csize: uint64(le.Uint32(e[4:])), fsize: uint64(le.Uint32(e[8:])), flags: le.Uint32(e[12:])}
+		if a.opts.Map {
+			a.blocks[i].flags &^= flagSingleUnit | flagPatch // flags Warcraft III does not know
+		}
 	}
 	if a.hdr.hiBlockPos != 0 {
 		hi, err := a.tableBytes("high block table", a.hdr.hiBlockPos, uint64(len(a.blocks)), 2, "")
