@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os/exec"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -153,6 +155,57 @@ func checkWritten(t *testing.T, ar mpqtest.Archive, ms []mpqtest.Member, listed 
 		b, _ := fs.ReadFile(a, p)
 		if !bytes.Equal(b, ref) {
 			t.Errorf("%s: differs from smpq -x", p)
+		}
+	}
+}
+
+// bzip2 compresses with the bzip2 program (Go has no bzip2 writer).
+func bzip2(t *testing.T) func([]byte) []byte {
+	path, err := exec.LookPath("bzip2")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bzip2: %v (CI needs it: apt-get install bzip2)", err)
+		}
+		t.Skip("bzip2 not found")
+	}
+	return func(b []byte) []byte {
+		cmd := exec.Command(path, "-9", "-c")
+		cmd.Stdin = bytes.NewReader(b)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
+
+// TestWrittenCompressions writes each compression this writer can make, and the combinations
+// with sparse coding, in each format, and reads them back (and through StormLib).
+func TestWrittenCompressions(t *testing.T) {
+	bz := bzip2(t)
+	methods := map[string]func([]byte) []byte{
+		"zlib":        mpqtest.Zlib,
+		"sparse":      mpqtest.Sparse,
+		"sparse+zlib": mpqtest.SparseZlib,
+		"bzip2":       func(b []byte) []byte { return append([]byte{0x10}, bz(b)...) },
+		"sparse+bzip2": func(b []byte) []byte {
+			s := mpqtest.Sparse(b)[1:]
+			return append([]byte{0x30}, bz(s)...)
+		},
+	}
+	for _, name := range slices.Sorted(maps.Keys(methods)) {
+		for format := 1; format <= 4; format++ {
+			t.Run(fmt.Sprintf("v%d-%s", format, name), func(t *testing.T) {
+				var ms []mpqtest.Member
+				for i, n := range sizes {
+					data := content(uint64(i), n)
+					for k := 0; k < len(data); k += 700 { // runs of zeros for the sparse coding
+						clear(data[k:min(k+200, len(data))])
+					}
+					ms = append(ms, mpqtest.Member{Name: fmt.Sprintf("d\\f%d.bin", i), Data: data, Zlib: true, Compress: methods[name], Encrypt: i%2 == 1})
+				}
+				checkWritten(t, mpqtest.Archive{Format: format, Members: ms}, ms, true)
+			})
 		}
 	}
 }

@@ -21,6 +21,9 @@ type Member struct {
 	Name         string // '\'-separated, as archives name members
 	Data         []byte
 	Zlib         bool // compress each sector (or the unit) with zlib where that saves bytes
+	// Compress, when set, compresses instead of zlib (Zlib must be set too): it returns a
+	// sector as stored, its compression byte first.
+	Compress func(sector []byte) []byte
 	Encrypt      bool
 	FixKey       bool // adjust the key by position and size (with Encrypt)
 	SingleUnit   bool
@@ -214,11 +217,15 @@ func (a Archive) Bytes() []byte {
 // storeMember lays out one member: a single unit, plain sectors, or a sector table and
 // sectors (each compressed where that saves bytes), then checksums, then encryption.
 func storeMember(m Member, flags, key uint32, sectorSize int) []byte {
+	compress := m.Compress
+	if compress == nil {
+		compress = Zlib
+	}
 	if m.SingleUnit {
 		data := m.Data
 		if m.Zlib {
-			if z := zlibBytes(m.Data); len(z)+1 < len(m.Data) {
-				data = append([]byte{0x02}, z...)
+			if z := compress(m.Data); len(z) < len(m.Data) {
+				data = z
 			}
 		}
 		data = bytes.Clone(data)
@@ -231,8 +238,8 @@ func storeMember(m Member, flags, key uint32, sectorSize int) []byte {
 	for off := 0; off < len(m.Data); off += sectorSize {
 		s := bytes.Clone(m.Data[off:min(off+sectorSize, len(m.Data))])
 		if m.Zlib {
-			if z := zlibBytes(s); len(z)+1 < len(s) {
-				s = append([]byte{0x02}, z...)
+			if z := compress(s); len(z) < len(s) {
+				s = z
 			}
 		}
 		sectors = append(sectors, s)
@@ -276,10 +283,47 @@ func storeMember(m Member, flags, key uint32, sectorSize int) []byte {
 	return append(table, body...)
 }
 
-func zlibBytes(b []byte) []byte {
+// Zlib stores a sector compressed with zlib (compression byte 0x02).
+func Zlib(b []byte) []byte {
 	var buf bytes.Buffer
+	buf.WriteByte(0x02)
 	w, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
 	w.Write(b)
 	w.Close()
 	return buf.Bytes()
+}
+
+// Sparse stores a sector in the sparse coding (0x20): runs of zeros taken out.
+func Sparse(b []byte) []byte { return append([]byte{0x20}, sparse(b)...) }
+
+// SparseZlib stores a sector sparse-coded, then zlib-compressed (0x22).
+func SparseZlib(b []byte) []byte {
+	z := Zlib(sparse(b))
+	z[0] = 0x22
+	return z
+}
+
+// sparse codes b: its size (big-endian), then runs of zeros (3 to 130) and of other bytes
+// (1 to 128), each after a byte saying which and how long.
+func sparse(b []byte) []byte {
+	out := []byte{byte(len(b) >> 24), byte(len(b) >> 16), byte(len(b) >> 8), byte(len(b))}
+	for i := 0; i < len(b); {
+		z := 0
+		for i+z < len(b) && b[i+z] == 0 && z < 130 {
+			z++
+		}
+		if z >= 3 {
+			out = append(out, byte(z-3))
+			i += z
+			continue
+		}
+		j := i
+		for j < len(b) && j-i < 128 && !(j+2 < len(b) && b[j] == 0 && b[j+1] == 0 && b[j+2] == 0) {
+			j++
+		}
+		out = append(out, 0x80|byte(j-i-1))
+		out = append(out, b[i:j]...)
+		i = j
+	}
+	return out
 }
