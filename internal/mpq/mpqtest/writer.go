@@ -18,12 +18,12 @@ var le = binary.LittleEndian
 
 // Member is one file to store.
 type Member struct {
-	Name         string // '\'-separated, as archives name members
-	Data         []byte
-	Zlib         bool // compress each sector (or the unit) with zlib where that saves bytes
+	Name string // '\'-separated, as archives name members
+	Data []byte
+	Zlib bool // compress each sector (or the unit) with zlib where that saves bytes
 	// Compress, when set, compresses instead of zlib (Zlib must be set too): it returns a
 	// sector as stored, its compression byte first.
-	Compress func(sector []byte) []byte
+	Compress     func(sector []byte) []byte
 	Encrypt      bool
 	FixKey       bool // adjust the key by position and size (with Encrypt)
 	SingleUnit   bool
