@@ -106,7 +106,7 @@ func (t *Tree) game() (*gameArchives, error) {
 	return g, g.err
 }
 
-// archiveViews holds the views opened, by the archives' identity.
+// archiveViews holds the views opened, by the archives' names.
 type archiveViews struct {
 	mu sync.Mutex
 	m  map[string]*ArchiveView
@@ -176,9 +176,12 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 	}
 	h.Write([]byte(game.key))
 	key := string(h.Sum(nil))
+	name := strings.Join(rels, "\x00")
 	t.archives.mu.Lock()
 	defer t.archives.mu.Unlock()
-	if v := t.archives.m[key]; v != nil {
+	// One view per set of archives: a changed archive file replaces it. The old one stays open
+	// while nodes use it; its files close when it is collected (os.File's finaliser).
+	if v := t.archives.m[name]; v != nil && v.key == "arc\x00"+key {
 		return v, nil
 	}
 	v := &ArchiveView{t: t, key: "arc\x00" + key, mtime: newest, uid: uid, gid: gid, perm: perm, sizes: map[string]*arcDoc{}}
@@ -215,7 +218,7 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 	if t.archives.m == nil {
 		t.archives.m = map[string]*ArchiveView{}
 	}
-	t.archives.m[key] = v
+	t.archives.m[name] = v
 	return v, nil
 }
 
@@ -386,11 +389,25 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 		docs[k] = b
 		v.t.memPut(v.memKey(src, k), b)
 	}
+	data, err := v.readMember(src)
+	// Translations of archive members share the tree's slots and memory with the others (see
+	// Tree.make).
+	slots, memory := v.t.modelSlots, v.t.modelMemory
+	if codec.IsTextureName(src) {
+		slots, memory = v.t.textureSlots, v.t.textureMemory
+	}
+	expect := min(int64(len(data))*outputFactor, v.t.opt.CacheBytes/2)
+	memory.Acquire(context.Background(), expect)
+	defer memory.Release(expect)
+	slots <- struct{}{}
+	defer func() { <-slots }()
+	v.t.inflight.Add(expect)
+	v.t.reserve()
+	defer v.t.inflight.Add(-expect)
 	v.t.translations.Add(1)
 	if v.t.opt.OnTranslate != nil {
 		v.t.opt.OnTranslate(src)
 	}
-	data, err := v.readMember(src)
 	format := ""
 	switch {
 	case err != nil:
