@@ -53,6 +53,28 @@ var (
 	distTable = makePrefixTable(distBits[:], distCode[:])
 )
 
+// asciiTable maps the next 13 bits to an ASCII-mode literal and its code length.
+var asciiTable = func() *[1 << 13]struct {
+	sym  byte
+	bits uint8
+} {
+	var t [1 << 13]struct {
+		sym  byte
+		bits uint8
+	}
+	for s := range asciiBits {
+		n := asciiBits[s]
+		code := int(asciiCode[s]) & (1<<n - 1)
+		for fill := 0; fill < 1<<(13-n); fill++ {
+			t[code|fill<<n] = struct {
+				sym  byte
+				bits uint8
+			}{byte(s), n}
+		}
+	}
+	return &t
+}()
+
 // bitReader reads a little-endian bit stream.
 type bitReader struct {
 	in   []byte
@@ -97,14 +119,15 @@ func (r *bitReader) decode(t *prefixTable) (uint8, error) {
 	return e.sym, nil
 }
 
-// explode undoes PKWARE implode in binary mode.
+// explode undoes PKWARE implode.
 func explode(in []byte, limit int) ([]byte, error) {
 	if len(in) < 2 {
 		return nil, errShortStream
 	}
-	if in[0] != 0 {
-		return nil, fmt.Errorf("literal coding %d (ASCII) is not supported", in[0])
+	if in[0] > 1 {
+		return nil, fmt.Errorf("unknown literal coding %d", in[0])
 	}
+	ascii := in[0] == 1
 	dictBits := uint(in[1])
 	if dictBits < 4 || dictBits > 6 {
 		return nil, fmt.Errorf("dictionary size %d bits is not 4, 5 or 6", dictBits)
@@ -117,8 +140,15 @@ func explode(in []byte, limit int) ([]byte, error) {
 			return nil, err
 		}
 		if flag == 0 {
-			lit, err := r.take(8)
-			if err != nil {
+			var lit uint32
+			if ascii {
+				r.need(13)
+				e := asciiTable[r.bits&(1<<13-1)]
+				if _, err := r.take(uint(e.bits)); err != nil {
+					return nil, err
+				}
+				lit = uint32(e.sym)
+			} else if lit, err = r.take(8); err != nil {
 				return nil, err
 			}
 			if len(out) == limit {
@@ -152,14 +182,15 @@ func explode(in []byte, limit int) ([]byte, error) {
 			return nil, err
 		}
 		dist := int(hi)<<low | int(lo) + 1
-		if dist > len(out) {
-			return nil, fmt.Errorf("copy from %d bytes back, with %d written", dist, len(out))
-		}
 		if len(out)+length > limit {
 			return nil, errOverrun
 		}
 		for k := 0; k < length; k++ {
-			out = append(out, out[len(out)-dist])
+			var c byte // the window starts as zeros: a copy from before the start gives zeros
+			if dist <= len(out) {
+				c = out[len(out)-dist]
+			}
+			out = append(out, c)
 		}
 	}
 }
