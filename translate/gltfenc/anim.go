@@ -11,18 +11,23 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// animations writes one glTF animation per scene animation that has channels (glTF requires at
-// least one). All key data shares one bufferView; samplers with identical key times share one
-// input accessor.
+// animations writes one glTF animation per scene animation. glTF requires a channel: a
+// sequence that moves nothing (a game's Stand of a static model) gets one that holds the first
+// node where it rests, so that it still reaches the user (Blender makes an action of it). All
+// key data shares one bufferView; samplers with identical key times share one input accessor.
 func (e *encoder) animations() {
 	s := e.s
+	if len(s.Nodes) == 0 {
+		return // nothing for a channel to hold: only nodes can be animated
+	}
 	// The samplers and channels of all animations are carved from one block each of the
-	// encoder's docMem; their pointer lists from one more each.
+	// encoder's docMem; their pointer lists from one more each (one more per animation, for
+	// the channel of a motionless one).
 	total := 0
 	for ai := range s.Animations {
-		total += len(s.Animations[ai].Channels)
+		total += len(s.Animations[ai].Channels) + 1
 	}
-	if total == 0 {
+	if len(s.Animations) == 0 {
 		return
 	}
 	m := e.mem
@@ -40,9 +45,6 @@ func (e *encoder) animations() {
 		a := &s.Animations[ai]
 		first := at
 		at += len(a.Channels)
-		if len(a.Channels) == 0 {
-			continue
-		}
 		if start < 0 {
 			start = len(e.bin.b)
 			// The view is added after all key data is written; its index is reserved now so that
@@ -54,8 +56,9 @@ func (e *encoder) animations() {
 			}
 			e.times = m.times
 		}
-		out := &gltf.Animation{Name: a.Name, Extras: animationExtras(a, m.extras(len(a.Extras)+4))}
-		n := len(a.Channels)
+		extras := animationExtras(a, m.extras(len(a.Extras)+5))
+		out := &gltf.Animation{Name: a.Name, Extras: extras}
+		n := len(a.Channels) + 1
 		out.Samplers = samplerPtrs[used : used : used+n]
 		out.Channels = channelPtrs[used : used : used+n]
 		stamp := int32(ai + 1)
@@ -84,6 +87,17 @@ func (e *encoder) animations() {
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)
 		}
+		if len(out.Channels) == 0 {
+			rest := e.restChannel(a.Duration)
+			sm, ch := &samplers[used], &channels[used]
+			used++
+			sm.Input, sm.Output, sm.Interpolation = e.keyTimes(start, rest.Times), e.keyValues(start, &rest), gltf.InterpolationStep
+			ch.Sampler = 0
+			ch.Target.Node, ch.Target.Path = e.index(rest.Node), gltf.TRSProperty(rest.Path)
+			out.Samplers = append(out.Samplers, sm)
+			out.Channels = append(out.Channels, ch)
+			extras["motionless"] = true
+		}
 		if len(out.Channels) > 0 {
 			// Clipped, so that appending to one animation's lists never reaches the next's.
 			out.Samplers = slices.Clip(out.Samplers)
@@ -96,6 +110,18 @@ func (e *encoder) animations() {
 		v.ByteOffset, v.ByteLength = start, len(e.bin.b)-start
 		e.bin.pad()
 	}
+}
+
+// restChannel is the channel of a motionless animation: the first node's rest translation,
+// held from 0 to the end.
+func (e *encoder) restChannel(duration float32) scene.Channel {
+	t := e.s.Nodes[0].Translation
+	c := scene.Channel{Node: 0, Path: scene.PathTranslation, Interp: scene.Step, Times: []float32{0}, Values: t[:]}
+	if duration > 0 {
+		c.Times = []float32{0, duration}
+		c.Values = []float32{t[0], t[1], t[2], t[0], t[1], t[2]}
+	}
+	return c
 }
 
 // channelOK reports whether c is consistent enough to write.

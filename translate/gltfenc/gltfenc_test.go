@@ -281,10 +281,16 @@ func TestSkinned(t *testing.T) {
 func TestAnimations(t *testing.T) {
 	s := animatedScene()
 	doc := decode(t, encode(t, s, false))
-	if len(doc.Animations) != 2 {
-		t.Fatalf("%d animations, want 2 (the empty one left out)", len(doc.Animations))
+	if len(doc.Animations) != 3 {
+		t.Fatalf("%d animations, want 3", len(doc.Animations))
 	}
-	stand, walk := doc.Animations[0], doc.Animations[1]
+	stand, empty, walk := doc.Animations[0], doc.Animations[1], doc.Animations[2]
+	// A motionless animation keeps one channel holding the first node at rest (glTF needs one).
+	if x, _ := empty.Extras.(map[string]any); empty.Name != "Empty" || len(empty.Channels) != 1 || x["motionless"] != true ||
+		*empty.Channels[0].Target.Node != 0 || empty.Channels[0].Target.Path != gltf.TRSTranslation ||
+		empty.Samplers[0].Interpolation != gltf.InterpolationStep {
+		t.Errorf("the motionless animation: %+v", empty)
+	}
 	if stand.Name != "Stand" || walk.Name != "Walk" || len(stand.Channels) != 4 || len(walk.Samplers) != 4 {
 		t.Fatalf("animations %q %d, %q %d", stand.Name, len(stand.Channels), walk.Name, len(walk.Samplers))
 	}
