@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
@@ -350,6 +351,9 @@ func (v *ArchiveView) document(ctx context.Context, src string, kind translate.K
 			return nil, errClosed
 		}
 		defer v.t.life.leave()
+		if r, ok := v.fromDisk(src, kind, bytes); ok {
+			return r, nil
+		}
 		return v.translate(src)
 	})
 	select {
@@ -390,6 +394,7 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 		v.t.memPut(v.memKey(src, k), b)
 	}
 	data, err := v.readMember(src)
+	readErr := err
 	// Translations of archive members share the tree's slots and memory with the others (see
 	// Tree.make).
 	slots, memory := v.t.modelSlots, v.t.modelMemory
@@ -451,7 +456,81 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 	v.mu.Lock()
 	v.sizes[src] = d
 	v.mu.Unlock()
+	if readErr == nil {
+		v.toDisk(src, d, docs)
+	}
 	return arcLoad{doc: d, docs: docs}, nil
+}
+
+// diskKey is the key of a member's documents in the disk tier: the archives' identities (and
+// the game's), the member, the decoder options.
+func (v *ArchiveView) diskKey(src string) cache.Key {
+	h := sha256.New()
+	h.Write(v.t.keyPrefix)
+	h.Write([]byte(v.key))
+	h.Write([]byte{0})
+	h.Write([]byte(src))
+	var k cache.Key
+	h.Sum(k[:0])
+	return k
+}
+
+// toDisk keeps what a translation made in the disk tier: every document, and in the meta the
+// kinds that failed with why, so that a remount serves them without translating again.
+func (v *ArchiveView) toDisk(src string, d *arcDoc, docs map[translate.Kind][]byte) {
+	if v.t.disk == nil {
+		return
+	}
+	var meta []byte
+	var parts []cache.Part
+	for _, k := range allKinds {
+		if e := d.errs[k]; e != nil {
+			meta = fmt.Appendf(meta, "%s\x00%s\n", k, strings.ReplaceAll(e.Error(), "\n", " "))
+		} else if b, ok := docs[k]; ok {
+			parts = append(parts, cache.Part{Name: kindName(k), Data: b})
+		}
+	}
+	v.t.diskError(v.t.disk.Put(v.diskKey(src), meta, parts))
+}
+
+// fromDisk reads what an earlier translation of src left in the disk tier: the sizes and
+// failures, and with bytes the document of kind.
+func (v *ArchiveView) fromDisk(src string, kind translate.Kind, bytes bool) (arcLoad, bool) {
+	if v.t.disk == nil {
+		return arcLoad{}, false
+	}
+	e, err := v.t.disk.Get(v.diskKey(src))
+	if err != nil {
+		v.t.diskError(err)
+		return arcLoad{}, false
+	}
+	defer e.Close()
+	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}}
+	for _, line := range strings.Split(strings.TrimSuffix(string(e.Meta), "\n"), "\n") {
+		if k, msg, ok := strings.Cut(line, "\x00"); ok {
+			d.errs[translate.Kind(k)] = &TranslationError{Path: src, Err: errors.New(msg)}
+		}
+	}
+	for _, k := range allKinds {
+		if size, ok := e.Size(kindName(k)); ok {
+			d.sizes[k] = size
+		}
+	}
+	docs := map[translate.Kind][]byte{}
+	if bytes && d.errs[kind] == nil {
+		b, err := e.Read(kindName(kind))
+		if err != nil {
+			v.t.diskError(err)
+			return arcLoad{}, false
+		}
+		docs[kind] = b
+		v.t.memPut(v.memKey(src, kind), b)
+	}
+	v.t.reused.Add(1)
+	v.mu.Lock()
+	v.sizes[src] = d
+	v.mu.Unlock()
+	return arcLoad{doc: d, docs: docs}, true
 }
 
 // readMember reads a member whole, within the size a source may have.

@@ -94,3 +94,66 @@ func TestArchiveViewWithoutAMount(t *testing.T) {
 		t.Error("a member the new archive lacks is still shown")
 	}
 }
+
+// A remount with the same cache directory serves an archive's documents without translating
+// them again.
+func TestArchiveDocumentsOutliveTheTree(t *testing.T) {
+	sample := sampleTree(t)
+	data, err := os.ReadFile(filepath.Join(sample, "Units", "Swinger.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	bad := append([]byte("MDLX"), make([]byte, 40)...)
+	if err := os.WriteFile(filepath.Join(src, "Game.mpq"), mpqtest.Archive{Members: []mpqtest.Member{
+		{Name: "Units\\Swinger.mdx", Data: data, Zlib: true},
+		{Name: "Units\\Broken.mdx", Data: bad},
+	}}.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cacheDir := t.TempDir()
+	ctx := context.Background()
+	var first map[translate.Kind][]byte
+	for round := range 2 {
+		var count atomic.Int64
+		tree, err := Open(src, Options{CacheDir: cacheDir, OnTranslate: func(string) { count.Add(1) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := tree.OpenArchive("Game.mpq")
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs := map[translate.Kind][]byte{}
+		for _, kind := range translate.Kinds {
+			b, err := v.Document(ctx, "Units/Swinger.mdx", kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[kind] = b
+			if size, _ := v.Size(ctx, "Units/Swinger.mdx", kind); size != int64(len(b)) {
+				t.Errorf("round %d, %s: size %d, %d bytes", round, kind, size, len(b))
+			}
+		}
+		if _, err := v.Document(ctx, "Units/Broken.mdx", translate.GLTF); err == nil {
+			t.Errorf("round %d: a broken model's .gltf reads", round)
+		}
+		if b, err := v.Document(ctx, "Units/Broken.mdx", translate.JSON); err != nil || !bytes.Contains(b, []byte(`"error"`)) {
+			t.Errorf("round %d: the broken model's .json %q, %v", round, b, err)
+		}
+		want := int64(2)
+		if round == 1 {
+			want = 0
+			for k, b := range docs {
+				if !bytes.Equal(b, first[k]) {
+					t.Errorf("%s from the cache directory differs", k)
+				}
+			}
+		}
+		if n := count.Load(); n != want {
+			t.Errorf("round %d: %d translations, want %d", round, n, want)
+		}
+		first = docs
+		tree.Close()
+	}
+}
