@@ -59,6 +59,7 @@ type ArchiveView struct {
 	loads singleflight.Group
 	mu    sync.Mutex
 	sizes map[string]*arcDoc // source → what its translation made
+	scans map[string]*scan   // folder → where a sequential scan of it is (see readAhead)
 }
 
 // arcDoc is what one member's translation made: each kind's size, or its failure.
@@ -298,8 +299,12 @@ func (v *ArchiveView) List(rel string) ([]Entry, error) {
 }
 
 // Size returns the size of the document of kind of the member src, translating it the first
-// time.
+// time. A scan of a folder's sizes in order translates the members ahead of it (as the tree's
+// own read-ahead does).
 func (v *ArchiveView) Size(ctx context.Context, src string, kind translate.Kind) (int64, error) {
+	if _, known := v.KnownSize(src, kind); !known {
+		v.readAhead(src, kind)
+	}
 	d, _, err := v.document(ctx, src, kind, false)
 	if err != nil {
 		return 0, err
@@ -308,6 +313,49 @@ func (v *ArchiveView) Size(ctx context.Context, src string, kind translate.Kind)
 		return 0, e
 	}
 	return d.sizes[kind], nil
+}
+
+// readAhead is the tree's read-ahead (see Tree.readAhead) for the members of an archive.
+func (v *ArchiveView) readAhead(src string, kind translate.Kind) {
+	if v.t.disk == nil {
+		return
+	}
+	dir, base := path.Dir(src), path.Base(src)
+	ents, err := fs.ReadDir(v.fsys, dir)
+	if err != nil {
+		return
+	}
+	i, ok := slices.BinarySearchFunc(ents, base, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+	if !ok {
+		return
+	}
+	textures := codec.IsTextureName(src)
+	window := 2 * cap(v.t.modelSlots)
+	var next []string
+	v.mu.Lock()
+	if v.scans == nil || len(v.scans) >= maxScans {
+		v.scans = map[string]*scan{}
+	}
+	sc := v.scans[dir]
+	if sc == nil {
+		sc = &scan{last: -readAheadGap - 1, ahead: -1}
+		v.scans[dir] = sc
+	}
+	if i > sc.last && i-sc.last <= readAheadGap {
+		for j := max(i+1, sc.ahead+1); j < len(ents) && j <= i+window; j++ {
+			sc.ahead = j
+			if name := ents[j].Name(); !ents[j].IsDir() && codec.IsTextureName(name) == textures && sourceOf(name, kind) {
+				if _, known := v.sizes[path.Join(dir, name)]; !known {
+					next = append(next, path.Join(dir, name))
+				}
+			}
+		}
+	}
+	sc.last = i
+	v.mu.Unlock()
+	for _, p := range next {
+		go v.document(context.Background(), p, kind, false)
+	}
 }
 
 // Document returns the bytes of the document of kind of the member src, translating it unless

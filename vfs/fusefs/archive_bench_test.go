@@ -3,6 +3,7 @@
 package fusefs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,4 +71,66 @@ func BenchmarkArchiveTailRead(b *testing.B) {
 	b.ReportMetric(float64(t[0].Microseconds())/float64(i), "member-µs")
 	b.ReportMetric(float64(t[1].Microseconds())/float64(i), "extracted-µs")
 	b.ReportMetric(t[0].Seconds()/t[1].Seconds(), "ratio")
+}
+
+// BenchmarkArchiveListing is `ls -l` of a folder of n models inside an archive, against the
+// same models as plain files, both through one mount: cold (a new mount and cache directory:
+// every model translated for its sizes) and after a remount on the same cache directory
+// (nothing translated). Target: ratio (archive / plain) near 1 at 1,000 and 10,000 models.
+func BenchmarkArchiveListing(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			src := listTree(b, n)
+			var ms []mpqtest.Member
+			ents, err := os.ReadDir(filepath.Join(src, "Units"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, e := range ents {
+				data, err := os.ReadFile(filepath.Join(src, "Units", e.Name()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				ms = append(ms, mpqtest.Member{Name: "Units\\" + e.Name(), Data: data, Zlib: true})
+			}
+			arc := mpqtest.Archive{Members: ms}.Bytes()
+			if err := os.WriteFile(filepath.Join(src, "Models.mpq"), arc, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			var cold, warm [2]time.Duration
+			i := 0
+			for b.Loop() {
+				cacheDir := b.TempDir()
+				for round, t := range []*[2]time.Duration{&cold, &warm} {
+					srv := mountB(b, src, vfs.Options{CacheDir: cacheDir})
+					plain := filepath.Join(srv.MountPoint(), "Units")
+					member := filepath.Join(srv.MountPoint(), "Models.mpq", "Units")
+					order := []string{plain, member}
+					if i%2 == 1 {
+						order = []string{member, plain}
+					}
+					for _, dir := range order {
+						t0 := time.Now()
+						lsl(b, dir)
+						k := 0
+						if dir == member {
+							k = 1
+						}
+						t[k] += time.Since(t0)
+					}
+					if round == 1 && srv.Stats().Translations != 0 {
+						b.Errorf("%d translations after a remount on the same cache directory", srv.Stats().Translations)
+					}
+					unmountB(b, srv.Unmount, srv.Wait)
+				}
+				i++
+			}
+			b.ReportMetric(cold[0].Seconds()/float64(i), "cold-plain-s")
+			b.ReportMetric(cold[1].Seconds()/float64(i), "cold-archive-s")
+			b.ReportMetric(cold[1].Seconds()/cold[0].Seconds(), "cold-ratio")
+			b.ReportMetric(warm[0].Seconds()/float64(i), "warm-plain-s")
+			b.ReportMetric(warm[1].Seconds()/float64(i), "warm-archive-s")
+			b.ReportMetric(warm[1].Seconds()/warm[0].Seconds(), "warm-ratio")
+		})
+	}
 }
