@@ -60,6 +60,7 @@ type ArchiveView struct {
 	mu    sync.Mutex
 	sizes map[string]*arcDoc // source → what its translation made
 	scans map[string]*scan   // folder → where a sequential scan of it is (see readAhead)
+	dirs  map[string][]fs.DirEntry
 }
 
 // arcDoc is what one member's translation made: each kind's size, or its failure.
@@ -72,7 +73,8 @@ type arcDoc struct {
 type gameArchives struct {
 	once sync.Once
 	arcs []*mpq.Archive
-	key  string // their identities
+	fs   *mpq.Chain // their merged tree, nil when there are none
+	key  string     // their identities
 	err  error
 }
 
@@ -104,20 +106,37 @@ func (t *Tree) game() (*gameArchives, error) {
 			g.arcs = append(g.arcs, a)
 		}
 		g.key = string(h.Sum(nil))
+		if len(g.arcs) > 0 {
+			g.fs = mpq.NewChain(g.arcs)
+		}
 	})
 	return g, g.err
 }
 
 // archiveViews holds the views opened, by the archives' names.
 type archiveViews struct {
-	mu sync.Mutex
-	m  map[string]*ArchiveView
+	mu     sync.Mutex
+	m      map[string]*ArchiveView
+	failed map[string]failedOpen
+	opens  singleflight.Group
 }
 
 // IsArchive reports whether the entry rel of the tree, whose Lstat is fi, is an archive shown
 // as a folder.
 func (t *Tree) IsArchive(rel string, fi fs.FileInfo) bool {
 	return t.opt.Archives != ArchivesOff && fi.Mode().IsRegular() && mpq.IsArchiveName(rel)
+}
+
+// listedAsArchive reports whether a listing shows the regular file rel as an archive's folder:
+// by its name, unless it could not be opened as one (then it is shown as the file it is).
+func (t *Tree) listedAsArchive(rel string) bool {
+	if t.opt.Archives == ArchivesOff || !mpq.IsArchiveName(rel) {
+		return false
+	}
+	t.archives.mu.Lock()
+	defer t.archives.mu.Unlock()
+	_, failed := t.archives.failed[rel]
+	return !failed
 }
 
 // MergedArchives returns the archives of SRC's top level to show as one tree, in load order,
@@ -177,16 +196,56 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		return nil, err
 	}
 	h.Write([]byte(game.key))
-	key := string(h.Sum(nil))
+	key := "arc\x00" + string(h.Sum(nil))
 	name := strings.Join(rels, "\x00")
+	// One view per set of archives, and one failure: a changed archive file replaces them. An
+	// old view stays open while nodes use it; its files close when it is collected (os.File's
+	// finaliser). Archives are opened outside the lock, one open per name at a time.
 	t.archives.mu.Lock()
-	defer t.archives.mu.Unlock()
-	// One view per set of archives: a changed archive file replaces it. The old one stays open
-	// while nodes use it; its files close when it is collected (os.File's finaliser).
-	if v := t.archives.m[name]; v != nil && v.key == "arc\x00"+key {
+	if v := t.archives.m[name]; v != nil && v.key == key {
+		t.archives.mu.Unlock()
 		return v, nil
 	}
-	v := &ArchiveView{t: t, key: "arc\x00" + key, mtime: newest, uid: uid, gid: gid, perm: perm, sizes: map[string]*arcDoc{}}
+	if f, ok := t.archives.failed[name]; ok && f.key == key {
+		t.archives.mu.Unlock()
+		return nil, f.err
+	}
+	t.archives.mu.Unlock()
+	r, err, _ := t.archives.opens.Do(name+"\x00"+key, func() (any, error) {
+		v, err := t.openView(rels, key, game)
+		t.archives.mu.Lock()
+		defer t.archives.mu.Unlock()
+		if t.archives.m == nil {
+			t.archives.m, t.archives.failed = map[string]*ArchiveView{}, map[string]failedOpen{}
+		}
+		if err != nil {
+			if len(t.archives.failed) >= maxScans {
+				clear(t.archives.failed)
+			}
+			t.archives.failed[name] = failedOpen{key, err}
+			t.opt.Logger.Warn("archive shown as a plain file", "archive", rels[0], "err", err)
+			return nil, err
+		}
+		v.mtime, v.uid, v.gid, v.perm = newest, uid, gid, perm
+		t.archives.m[name] = v
+		return v, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.(*ArchiveView), nil
+}
+
+// failedOpen is an archive that could not be opened, under its identity: it is not tried
+// again until its file changes.
+type failedOpen struct {
+	key string
+	err error
+}
+
+// openView opens the archives rels as one view.
+func (t *Tree) openView(rels []string, key string, game *gameArchives) (*ArchiveView, error) {
+	v := &ArchiveView{t: t, key: key, sizes: map[string]*arcDoc{}}
 	for _, rel := range rels {
 		f, err := t.root.Open(rel)
 		if err != nil {
@@ -214,13 +273,9 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		v.fsys = mpq.NewChain(v.arcs)
 	}
 	v.lookup = v.fsys
-	if len(game.arcs) > 0 {
-		v.lookup = mpq.NewChain(append(slices.Clone(game.arcs), v.arcs...))
+	if game.fs != nil {
+		v.lookup = mpq.Layers{v.fsys, game.fs}
 	}
-	if t.archives.m == nil {
-		t.archives.m = map[string]*ArchiveView{}
-	}
-	t.archives.m[name] = v
 	return v, nil
 }
 
@@ -274,7 +329,7 @@ func (v *ArchiveView) Open(rel string) (Member, error) {
 // List returns the entries of the folder rel of the archive, with the virtual documents beside
 // each model and texture, sorted by name.
 func (v *ArchiveView) List(rel string) ([]Entry, error) {
-	ents, err := fs.ReadDir(v.fsys, rel)
+	ents, err := v.listing(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +376,7 @@ func (v *ArchiveView) readAhead(src string, kind translate.Kind) {
 		return
 	}
 	dir, base := path.Dir(src), path.Base(src)
-	ents, err := fs.ReadDir(v.fsys, dir)
+	ents, err := v.listing(dir)
 	if err != nil {
 		return
 	}
@@ -356,6 +411,27 @@ func (v *ArchiveView) readAhead(src string, kind translate.Kind) {
 	for _, p := range next {
 		go v.document(context.Background(), p, kind, false)
 	}
+}
+
+// listing returns a folder's entries, listed once: an archive does not change under its view.
+func (v *ArchiveView) listing(dir string) ([]fs.DirEntry, error) {
+	v.mu.Lock()
+	ents, ok := v.dirs[dir]
+	v.mu.Unlock()
+	if ok {
+		return ents, nil
+	}
+	ents, err := fs.ReadDir(v.fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	if v.dirs == nil || len(v.dirs) >= maxScans {
+		v.dirs = map[string][]fs.DirEntry{}
+	}
+	v.dirs[dir] = ents
+	v.mu.Unlock()
+	return ents, nil
 }
 
 // Document returns the bytes of the document of kind of the member src, translating it unless
@@ -412,7 +488,15 @@ func (v *ArchiveView) document(ctx context.Context, src string, kind translate.K
 			return nil, nil, r.Err
 		}
 		out := r.Val.(arcLoad)
-		return out.doc, out.docs[kind], nil
+		b := out.docs[kind]
+		if bytes && b == nil && out.doc.errs[kind] == nil {
+			// Joined a load that asked for sizes only, served from the disk tier: read the
+			// document from there too.
+			if r, ok := v.fromDisk(src, kind, true); ok {
+				b = r.docs[kind]
+			}
+		}
+		return out.doc, b, nil
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/modelfs/modelfs/cache"
-	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -182,7 +181,7 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 	}
 	list := make([]Entry, 0, len(ents))
 	for _, e := range ents {
-		list = append(list, Entry{Name: e.Name(), Type: e.Type(), Archive: t.opt.Archives != ArchivesOff && e.Type().IsRegular() && mpq.IsArchiveName(e.Name())})
+		list = append(list, Entry{Name: e.Name(), Type: e.Type(), Archive: e.Type().IsRegular() && t.listedAsArchive(path.Join(rel, e.Name()))})
 		if !e.Type().IsRegular() && !t.linkToSource(rel, e) {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/modelfs/modelfs/internal/mpq"
@@ -80,7 +79,7 @@ func openModel(in, rootDir, game string, listfiles []string) (*opened, error) {
 				o.Close()
 				return nil, err
 			}
-			lookup = mpq.NewChain(append(slices.Clone(o.game), a))
+			lookup = mpq.Layers{a, mpq.NewChain(o.game)}
 		}
 		o.src = codec.Source{Name: member, Data: data, FS: lookup}
 		return o, nil

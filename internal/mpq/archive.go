@@ -35,6 +35,7 @@ type Archive struct {
 	hdr  header
 
 	hashes []hashEntry
+	names  map[[2]uint32]bool // the name checks some used slot holds
 	blocks []block
 	het    *het // format 3 and 4: the HET and BET tables, when the archive is read through them
 	bet    *bet
@@ -56,9 +57,7 @@ type node struct {
 	index    map[string]*node // by lower-case name, directories only
 	block    int              // files only
 	arcName  string           // the member's name in the archive, '\'-separated
-	key      uint32           // the cipher key of encrypted members
-	keyKnown bool
-	unnamed  bool // the name was made up: the member's real name is not known
+	unnamed  bool             // the name was made up: the member's real name is not known
 }
 
 // Error is a problem with an archive or one of its members.
@@ -295,12 +294,7 @@ func (a *Archive) readInternal(name string) ([]byte, error) {
 	if m.size > maxList {
 		return nil, a.errorf(-1, nil, "%s of %d bytes is larger than %d", name, m.size, maxList)
 	}
-	f := &File{m: m}
-	b := make([]byte, m.size)
-	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
-		return nil, err
-	}
-	return b, nil
+	return readAll(&File{m: m})
 }
 
 // OpenFile opens the archive in the named file; Close closes the file.

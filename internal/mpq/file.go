@@ -30,13 +30,14 @@ func (a *Archive) openNode(n *node) (*member, error) {
 	if m.start < 0 || m.start > a.size || a.hdr.format > 1 && (b.pos > uint64(a.size) || b.csize > uint64(a.size-m.start)) {
 		return nil, a.memberErr(n, m.start, nil, "data (%d bytes at %d) lies past the end of the archive (%d bytes)", b.csize, m.start, a.size)
 	}
+	if !m.compressed() && !m.single() && b.fsize > b.csize {
+		return nil, a.memberErr(n, m.start, nil, "stored as is, yet %d bytes from %d stored", b.fsize, b.csize)
+	}
 	if b.flags&flagPatch != 0 {
 		return nil, a.memberErr(n, m.start, nil, "an incremental patch file; only its base in an earlier archive can be read")
 	}
 	if b.flags&flagEncrypted != 0 {
 		switch {
-		case n.keyKnown:
-			m.key = n.key
 		case n.arcName != "" && !isUnnamed(n):
 			m.key = fileKey(n.arcName, b.pos, uint32(b.fsize), b.flags&flagFixKey != 0)
 		default:
@@ -48,11 +49,11 @@ func (a *Archive) openNode(n *node) (*member, error) {
 		}
 	}
 	if m.compressed() && !m.single() && m.size > 0 {
-		if m.sectors = a.tables.get(n.block); m.sectors == nil {
+		if m.sectors = a.tables.get(n.block, m.key); m.sectors == nil {
 			if err := m.readSectorTable(); err != nil {
 				return nil, err
 			}
-			a.tables.put(n.block, m.sectors)
+			a.tables.put(n.block, m.key, m.sectors)
 		}
 	}
 	return m, nil
@@ -63,25 +64,32 @@ func (a *Archive) openNode(n *node) (*member, error) {
 // they pass maxTableEntries.
 type sectorTables struct {
 	mu      sync.Mutex
-	m       map[int][]uint32
+	m       map[tableKey][]uint32
 	entries int
+}
+
+// tableKey names a sector table: its block, and the key it was deciphered with (two names may
+// reach one block).
+type tableKey struct {
+	block int
+	key   uint32
 }
 
 const maxTableEntries = 4 << 20 // 16 MiB
 
-func (t *sectorTables) get(block int) []uint32 {
+func (t *sectorTables) get(block int, key uint32) []uint32 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.m[block]
+	return t.m[tableKey{block, key}]
 }
 
-func (t *sectorTables) put(block int, table []uint32) {
+func (t *sectorTables) put(block int, key uint32, table []uint32) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil || t.entries+len(table) > maxTableEntries {
-		t.m, t.entries = map[int][]uint32{}, 0
+		t.m, t.entries = map[tableKey][]uint32{}, 0
 	}
-	t.m[block] = table
+	t.m[tableKey{block, key}] = table
 	t.entries += len(table)
 }
 
@@ -218,7 +226,8 @@ func (m *member) unit(i int64, buf []byte) ([]byte, error) {
 		}
 		return raw[:want], nil
 	}
-	out, err := decompress(raw, int(want), m.b.flags&flagImplode != 0)
+	// Where both are set, the compression byte wins, as in StormLib.
+	out, err := decompress(raw, int(want), m.b.flags&(flagImplode|flagCompress) == flagImplode)
 	if err != nil {
 		return nil, m.a.memberErr(m.n, at, err, "sector %d", i)
 	}

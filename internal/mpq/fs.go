@@ -117,7 +117,8 @@ func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
 }
 
 // ReadFile reads a whole member. Unlike fs.ReadFile it does not trust the member's declared
-// size for its buffer: it grows with what actually decodes, so a size that lies costs nothing.
+// size for its buffer: it grows with what actually decodes, so a size that lies costs only
+// what the archive really holds.
 func (a *Archive) ReadFile(name string) ([]byte, error) {
 	f, err := a.Open(name)
 	if err != nil {
@@ -127,17 +128,28 @@ func (a *Archive) ReadFile(name string) ([]byte, error) {
 	if !ok {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
 	}
-	out := make([]byte, 0, min(mf.m.size, a.unitLimit()))
-	for off := int64(0); off < mf.m.size; {
-		chunk := min(mf.m.size-off, max(mf.m.sectorSize(), 1))
+	b, err := readAll(mf)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return b, nil
+}
+
+// readAll reads a member unit by unit into a buffer that starts at no more than 1 MiB (or
+// what its stored bytes could plausibly hold) and grows as the units decode.
+func readAll(f *File) ([]byte, error) {
+	size := f.m.size
+	out := make([]byte, 0, min(size, 1<<20, max(int64(f.m.b.csize)*4, 4096)))
+	for off := int64(0); off < size; {
+		chunk := min(size-off, max(f.m.sectorSize(), 1))
 		if int64(cap(out)-len(out)) < chunk {
 			out = append(out, make([]byte, chunk)...)[:len(out)]
 		}
-		n, err := mf.ReadAt(out[len(out):len(out)+int(chunk)], off)
+		n, err := f.ReadAt(out[len(out):len(out)+int(chunk)], off)
 		out = out[:len(out)+n]
 		off += int64(n)
-		if err != nil && off < mf.m.size {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		if err != nil && off < size {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -74,6 +74,7 @@ type het struct {
 	nameHash1 []byte
 	index     bitArray
 	indexBits uint32
+	byHash    map[uint64]int // the full name hash of each used slot → its block
 }
 
 // bet is a read BET table: the file table, and the second part of each name hash.
@@ -103,6 +104,22 @@ func (a *Archive) readExtendedTables() error {
 	}
 	a.het, a.bet = h, bt
 	a.blocks = bt.blocks
+	// Index the used slots by their full name hash (the first 8 bits from HET, the rest from
+	// BET), so that a lookup costs no probe (of two slots with one hash, the first in the table).
+	h.byHash = make(map[uint64]int)
+	for slot, h1 := range h.nameHash1 {
+		if h1 == 0 {
+			continue
+		}
+		bi := h.index.get(uint64(slot)*uint64(h.indexBits), h.indexBits)
+		if bi >= uint64(len(bt.blocks)) {
+			continue
+		}
+		full := uint64(h1)<<(h.hashBits-8) | bt.nameHash2.get(bi*uint64(bt.hash2Bits), bt.hash2Bits)
+		if _, ok := h.byHash[full]; !ok {
+			h.byHash[full] = int(bi)
+		}
+	}
 	return nil
 }
 
@@ -153,8 +170,18 @@ func parseBET(b []byte, archiveSize uint64) (*bet, error) {
 		flags[i] = le.Uint32(rest[i*4:])
 	}
 	rest = rest[flagCount*4:]
+	// Every field must lie inside an entry, and an entry must have bits: else a count could
+	// ask for blocks no table holds.
+	if entryBits == 0 || entryBits > 256 {
+		return nil, fmt.Errorf("entries of %d bits", entryBits)
+	}
+	for _, f := range [][2]uint32{{idxPos, cntPos}, {idxSize, cntSize}, {idxCmp, cntCmp}, {idxFlag, cntFlag}} {
+		if uint64(f[0])+uint64(f[1]) > uint64(entryBits) {
+			return nil, fmt.Errorf("a field of %d bits at bit %d of entries of %d bits", f[1], f[0], entryBits)
+		}
+	}
 	tableBytes := (uint64(count)*uint64(entryBits) + 7) / 8
-	if uint64(count) > uint64(len(b)) || tableBytes > uint64(len(rest)) {
+	if tableBytes > uint64(len(rest)) || uint64(count) > archiveSize/16+1 {
 		return nil, fmt.Errorf("%d entries of %d bits do not fit", count, entryBits)
 	}
 	table := bitArray(rest[:tableBytes])
@@ -257,30 +284,11 @@ func final(a, b, c uint32) (uint32, uint32, uint32) {
 
 // lookupHET finds the block of a name through the HET table.
 func (a *Archive) lookupHET(name string) (int, bool) {
-	h, bt := a.het, a.bet
-	if h.total == 0 {
-		return 0, false
-	}
+	h := a.het
 	and := ^uint64(0)
 	if h.hashBits < 64 {
 		and = 1<<h.hashBits - 1
 	}
-	full := jenkins64(name)&and | 1<<(h.hashBits-1)
-	hash1 := byte(full >> (h.hashBits - 8))
-	hash2 := full & (and >> 8)
-	start := full % uint64(h.total)
-	for i := uint64(0); i < uint64(h.total); i++ {
-		slot := (start + i) % uint64(h.total)
-		if h.nameHash1[slot] == 0 {
-			break
-		}
-		if h.nameHash1[slot] != hash1 {
-			continue
-		}
-		bi := h.index.get(slot*uint64(h.indexBits), h.indexBits)
-		if bi < uint64(len(bt.blocks)) && bt.nameHash2.get(bi*uint64(bt.hash2Bits), bt.hash2Bits) == hash2 {
-			return int(bi), true
-		}
-	}
-	return 0, false
+	bi, ok := h.byHash[jenkins64(name)&and|1<<(h.hashBits-1)]
+	return bi, ok
 }

@@ -74,11 +74,20 @@ func LoadOrder(paths []string) []string {
 
 // GameArchives lists the archives of a game's data folder — World of Warcraft's Data folder
 // with its locale subfolders, or Warcraft III's install folder — in load order, as paths
-// relative to dir.
+// relative to dir. Given World of Warcraft's install folder, it lists its Data folder's.
 func GameArchives(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
+	}
+	for _, e := range ents {
+		if e.IsDir() && strings.EqualFold(e.Name(), "Data") {
+			names, err := GameArchives(filepath.Join(dir, e.Name()))
+			for i := range names {
+				names[i] = e.Name() + "/" + names[i]
+			}
+			return names, err
+		}
 	}
 	var found []string
 	for _, e := range ents {

@@ -92,7 +92,7 @@ func (m *member) storage() []string {
 
 // maskAt names the compressions of unit i, at off, by its first byte.
 func (m *member) maskAt(off, i int64) string {
-	if m.b.flags&flagImplode != 0 {
+	if m.b.flags&(flagImplode|flagCompress) == flagImplode {
 		return "PKWARE implode"
 	}
 	var first [4]byte

@@ -72,11 +72,15 @@ func (a *Archive) readClassicTables() error {
 		return err
 	}
 	a.hashes = make([]hashEntry, len(hb)/16)
+	a.names = make(map[[2]uint32]bool)
 	for i := range a.hashes {
 		e := hb[i*16:]
 		a.hashes[i] = hashEntry{nameA: le.Uint32(e), nameB: le.Uint32(e[4:]), locale: le.Uint16(e[8:]), block: le.Uint32(e[12:])}
 		if a.opts.Map && a.hashes[i].block < hashDeleted {
 			a.hashes[i].block &= 0x0FFFFFFF
+		}
+		if a.hashes[i].block < hashDeleted {
+			a.names[[2]uint32{a.hashes[i].nameA, a.hashes[i].nameB}] = true
 		}
 	}
 	bb, err := a.tableBytes("block table", a.hdr.blockPos, uint64(a.hdr.blockCount), 16, "(block table)")
@@ -109,7 +113,10 @@ func (a *Archive) lookup(name string) (int, bool) {
 		return a.lookupHET(name)
 	}
 	n := uint32(len(a.hashes))
-	if n == 0 {
+	na, nb := hashString(name, hashNameA), hashString(name, hashNameB)
+	// A name no slot holds is answered at once: a protected map's table may have no free
+	// slot to stop a probe, and a listfile of a million names would walk it a million times.
+	if n == 0 || !a.names[[2]uint32{na, nb}] {
 		return 0, false
 	}
 	declared := a.hdr.hashCount
@@ -119,7 +126,6 @@ func (a *Archive) lookup(name string) (int, bool) {
 	} else {
 		start %= declared
 	}
-	na, nb := hashString(name, hashNameA), hashString(name, hashNameB)
 	found := -1
 	for i := uint32(0); i < n; i++ {
 		e := a.hashes[(start+i)%n]

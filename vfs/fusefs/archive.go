@@ -71,8 +71,7 @@ func arcAttr(out *fuse.Attr, v *vfs.ArchiveView, dir bool, size int64) {
 func (n *dirNode) archiveChild(ctx context.Context, name, rel string, out *fuse.EntryOut) *gofs.Inode {
 	v, err := n.m.tree.OpenArchive(rel)
 	if err != nil {
-		n.m.log.Warn("archive shown as a plain file", "archive", rel, "err", err)
-		return nil
+		return nil // shown as the plain file it is (the tree core logged why, once)
 	}
 	arcAttr(&out.Attr, v, true, 0)
 	out.SetEntryTimeout(n.m.entryTimeout)
@@ -99,6 +98,20 @@ func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut
 		arcAttr(&out.Attr, n.view, fi.IsDir(), fi.Size())
 		out.SetEntryTimeout(n.m.entryTimeout)
 		out.SetAttrTimeout(n.m.attrTimeout)
+		// The node already there serves while it is of this view: the kernel keeps its inode
+		// and pages.
+		if ch := n.GetChild(name); ch != nil {
+			switch old := ch.Operations().(type) {
+			case *arcDirNode:
+				if fi.IsDir() && old.view == n.view && old.rel == rel {
+					return ch, 0
+				}
+			case *arcFileNode:
+				if !fi.IsDir() && old.view == n.view && old.rel == rel {
+					return ch, 0
+				}
+			}
+		}
 		n.m.tree.Hold(1)
 		if fi.IsDir() {
 			return n.NewInode(ctx, &arcDirNode{arcNode{node: node{m: n.m, rel: rel}, view: n.view}}, gofs.StableAttr{Mode: syscall.S_IFDIR}), 0
@@ -122,6 +135,11 @@ func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut
 	out.SetEntryTimeout(n.m.entryTimeout)
 	if known {
 		out.SetAttrTimeout(n.m.attrTimeout)
+	}
+	if ch := n.GetChild(name); ch != nil {
+		if old, ok := ch.Operations().(*arcVirtNode); ok && old.view == n.view && old.src == src && old.kind == kind {
+			return ch, 0
+		}
 	}
 	n.m.tree.Hold(1)
 	vn := &arcVirtNode{arcNode: arcNode{node: node{m: n.m, rel: src}, view: n.view}, src: src, kind: kind}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/fixtures"
@@ -208,10 +209,32 @@ func TestOneArchiveMounted(t *testing.T) {
 	if m.logs.count(slog.LevelWarn, "archive member unreadable") == 0 {
 		t.Error("the unreadable member was not logged")
 	}
+	// Inodes inside an archive stay while the archive does.
+	ino := func(p string) uint64 {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	before := ino(m.path("a/b.txt"))
+	time.Sleep(1100 * time.Millisecond) // past the entry timeout: the kernel looks it up again
+	if after := ino(m.path("a/b.txt")); after != before {
+		t.Errorf("a member's inode changed from %d to %d", before, after)
+	}
 
 	m2 := mountT(t, dir, vfs.Options{})
-	if b, err := os.ReadFile(m2.path("Broken.mpq")); err != nil || string(b) != "not an archive at all" {
-		t.Errorf("Broken.mpq = %q, %v; want the plain file", b, err)
+	for range 3 {
+		if b, err := os.ReadFile(m2.path("Broken.mpq")); err != nil || string(b) != "not an archive at all" {
+			t.Errorf("Broken.mpq = %q, %v; want the plain file", b, err)
+		}
+		time.Sleep(1100 * time.Millisecond)
+	}
+	if n := m2.logs.count(slog.LevelWarn, "archive shown as a plain file"); n != 1 {
+		t.Errorf("the broken archive was logged %d times, want once", n)
+	}
+	if ents, err := os.ReadDir(m2.dir); err != nil || !slices.ContainsFunc(ents, func(e os.DirEntry) bool { return e.Name() == "Broken.mpq" && e.Type().IsRegular() }) {
+		t.Errorf("the listing does not show Broken.mpq as a plain file once it failed: %v", err)
 	}
 	if b, err := os.ReadFile(m2.path("Models.mpq/a/b.txt")); err != nil || string(b) != "member" {
 		t.Errorf("Models.mpq/a/b.txt = %q, %v", b, err)
