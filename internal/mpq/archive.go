@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -58,6 +59,9 @@ type node struct {
 	block    int              // files only
 	arcName  string           // the member's name in the archive, '\'-separated
 	unnamed  bool             // the name was made up: the member's real name is not known
+
+	listOnce sync.Once // directories: their entries, made once (see ReadDir)
+	list     []fs.DirEntry
 }
 
 // Error is a problem with an archive or one of its members.

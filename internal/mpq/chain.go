@@ -142,6 +142,30 @@ func (c *Chain) ReadDir(name string) ([]fs.DirEntry, error) {
 	return n.entries(n.sorted), nil
 }
 
+// FindFold resolves a name ignoring case where the exact element is absent (codec.FoldFS).
+func (c *Chain) FindFold(name string) (string, bool) {
+	if !fs.ValidPath(name) {
+		return "", false
+	}
+	if name == "." {
+		return ".", true
+	}
+	n := c.root
+	var parts []string
+	for _, p := range strings.Split(name, "/") {
+		if !n.dir {
+			return "", false
+		}
+		next := n.children[strings.ToLower(p)]
+		if next == nil {
+			return "", false
+		}
+		n = next
+		parts = append(parts, n.name)
+	}
+	return strings.Join(parts, "/"), true
+}
+
 // Archive returns the archive that provides the member name, and its path there.
 func (c *Chain) Archive(name string) (*Archive, string, bool) {
 	n, err := c.find("stat", name)

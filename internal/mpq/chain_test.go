@@ -130,3 +130,10 @@ func TestChain(t *testing.T) {
 		t.Error("the .glb embeds no image: the texture in patch.MPQ was not found")
 	}
 }
+
+// The archive trees resolve names ignoring case themselves (no folder listed per lookup).
+var (
+	_ codec.FoldFS = (*mpq.Archive)(nil)
+	_ codec.FoldFS = (*mpq.Chain)(nil)
+	_ codec.FoldFS = mpq.Layers(nil)
+)

@@ -1,6 +1,7 @@
 package mpq
 
 import (
+	"slices"
 	"io"
 	"io/fs"
 	"strings"
@@ -62,7 +63,9 @@ func (a *Archive) info(n *node) fileInfo {
 	return fileInfo{n: n, size: int64(a.blocks[n.block].fsize)}
 }
 
-// ReadDir lists a directory, sorted by name.
+// ReadDir lists a directory, sorted by name. The entries are made once per directory and
+// shared (a model's translation lists its folder, and a folder may hold 10,000 models): the
+// caller must not change the slice's elements.
 func (a *Archive) ReadDir(name string) ([]fs.DirEntry, error) {
 	n, err := a.find("readdir", name)
 	if err != nil {
@@ -71,11 +74,36 @@ func (a *Archive) ReadDir(name string) ([]fs.DirEntry, error) {
 	if !n.dir {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
-	out := make([]fs.DirEntry, len(n.children))
-	for i, c := range n.children {
-		out[i] = fs.FileInfoToDirEntry(a.info(c))
+	n.listOnce.Do(func() {
+		n.list = make([]fs.DirEntry, len(n.children))
+		for i, c := range n.children {
+			n.list[i] = fs.FileInfoToDirEntry(a.info(c))
+		}
+	})
+	return slices.Clip(n.list), nil
+}
+
+// FindFold resolves a slash-separated name element by element, ignoring case where the exact
+// element is absent, from the archive's index (codec.FoldFS): no folder is listed.
+func (a *Archive) FindFold(name string) (string, bool) {
+	if !fs.ValidPath(name) {
+		return "", false
 	}
-	return out, nil
+	n := a.root
+	if name == "." {
+		return ".", true
+	}
+	for _, p := range strings.Split(name, "/") {
+		if !n.dir {
+			return "", false
+		}
+		c := n.index[strings.ToLower(p)]
+		if c == nil {
+			return "", false
+		}
+		n = c
+	}
+	return n.path, true
 }
 
 // Members lists every named member's fs path, in the order names were found.

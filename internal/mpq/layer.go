@@ -61,6 +61,23 @@ func (l Layers) ReadFile(name string) ([]byte, error) {
 	return nil, first
 }
 
+// FindFold resolves name in the first layer where it resolves, ignoring case where the exact
+// element is absent.
+func (l Layers) FindFold(name string) (string, bool) {
+	for _, fsys := range l {
+		if f, ok := fsys.(interface {
+			FindFold(string) (string, bool)
+		}); ok {
+			if found, ok := f.FindFold(name); ok {
+				return found, true
+			}
+		} else if _, err := fs.Stat(fsys, name); err == nil {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // ReadDir lists name in every layer that has it, merged and sorted.
 func (l Layers) ReadDir(name string) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
