@@ -86,16 +86,21 @@ func Open(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
 	if h.forcedFormat1 {
 		a.warn(a.errorf(h.base+12, nil, "header claims format %d (%d bytes); read as format 1", h.declaredFmt+1, h.declaredSize))
 	}
-	if h.format >= 3 && h.hetPos != 0 && h.betPos != 0 {
-		// As StormLib does, prefer HET and BET where they exist; fall back to the hash and
-		// block tables when they cannot be read.
-		if err = a.readExtendedTables(); err != nil && h.hashCount > 0 && h.blockCount > 0 {
+	// As StormLib does, the hash and block tables win where they exist; HET and BET are read
+	// when they are all there is (or the others cannot be read).
+	classic := h.hashCount > 0 && h.blockCount > 0
+	extended := h.format >= 3 && h.hetPos != 0 && h.betPos != 0
+	switch {
+	case classic:
+		if err = a.readClassicTables(); err != nil && extended {
 			a.warn(err)
-			a.het, a.bet = nil, nil
-			err = a.readClassicTables()
+			a.hashes, a.blocks = nil, nil
+			err = a.readExtendedTables()
 		}
-	} else {
-		err = a.readClassicTables()
+	case extended:
+		err = a.readExtendedTables()
+	default:
+		err = a.errorf(h.base, nil, "no hash table and no HET table")
 	}
 	if err != nil {
 		return nil, err

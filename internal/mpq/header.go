@@ -30,6 +30,7 @@ type header struct {
 	betPos        uint64
 	hetSize       uint64 // format 4 only; 0 when not given
 	betSize       uint64
+	archiveSize   uint64 // format 3 and later
 	declaredFmt   uint16 // the version field as stored
 	declaredSize  uint32 // the header size field as stored
 	forcedFormat1 bool   // the header was read as format 1 whatever it claimed
@@ -128,6 +129,7 @@ func (a *Archive) readHeader(off int64) (header, error) {
 		h.blockPos |= uint64(le.Uint16(b[42:])) << 32
 	}
 	if h.format >= 3 {
+		h.archiveSize = le.Uint64(b[44:])
 		h.betPos = le.Uint64(b[52:])
 		h.hetPos = le.Uint64(b[60:])
 	}
@@ -144,6 +146,25 @@ func (a *Archive) readHeader(off int64) (header, error) {
 // maxSectorShift caps the sector size (and so the memory one sector costs) at 16 MiB; the
 // games use 4 KiB.
 const maxSectorShift = 15
+
+// storedSize is the size of the extended table at pos: given by a format 4 header, else (format
+// 3) up to the next table, as StormLib derives it, the tables lying in the order HET, BET, hash
+// table, block table, high block table; 0 when it cannot be told.
+func (h header) storedSize(pos, given uint64) uint64 {
+	if given != 0 {
+		return given
+	}
+	next := uint64(0)
+	for _, p := range []uint64{h.hetPos, h.betPos, h.hashPos, h.blockPos, h.hiBlockPos, h.archiveSize} {
+		if p > pos && (next == 0 || p < next) {
+			next = p
+		}
+	}
+	if next == 0 {
+		return 0
+	}
+	return next - pos
+}
 
 func (h header) String() string {
 	return fmt.Sprintf("format %d at offset %d, sectors of %d bytes", h.format, h.base, 512<<h.sectorShift)

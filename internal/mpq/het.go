@@ -2,7 +2,8 @@ package mpq
 
 import (
 	"fmt"
-	"math/bits"
+
+	"github.com/modelfs/modelfs/internal/mpq/internal/crypt"
 )
 
 // Format 3 and 4 archives may carry HET and BET tables in place of (or beside) the hash and
@@ -86,7 +87,7 @@ type bet struct {
 
 // readExtendedTables reads HET and BET into the archive's lookup and block tables.
 func (a *Archive) readExtendedTables() error {
-	hb, err := a.extTable("HET", a.hdr.hetPos, a.hdr.hetSize, sigHET, "(hash table)")
+	hb, err := a.extTable("HET", a.hdr.hetPos, a.hdr.storedSize(a.hdr.hetPos, a.hdr.hetSize), sigHET, "(hash table)")
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (a *Archive) readExtendedTables() error {
 	if err != nil {
 		return a.errorf(a.hdr.base+int64(a.hdr.hetPos), err, "HET table")
 	}
-	bb, err := a.extTable("BET", a.hdr.betPos, a.hdr.betSize, sigBET, "(block table)")
+	bb, err := a.extTable("BET", a.hdr.betPos, a.hdr.storedSize(a.hdr.betPos, a.hdr.betSize), sigBET, "(block table)")
 	if err != nil {
 		return err
 	}
@@ -206,82 +207,6 @@ func parseBET(b []byte, archiveSize uint64) (*bet, error) {
 	return bt, nil
 }
 
-// jenkins64 is the 64-bit name hash of HET tables: Bob Jenkins' hashlittle2 of the name in
-// lower case with '\' for '/', seeded with 2 (the first result) and 1 (the second), the
-// second result in the high half.
-func jenkins64(name string) uint64 {
-	k := make([]byte, len(name))
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c == '/':
-			c = '\\'
-		}
-		k[i] = c
-	}
-	a := 0xdeadbeef + uint32(len(k)) + 2
-	b, c := a, a+1
-	for len(k) > 12 {
-		a += le.Uint32(k)
-		b += le.Uint32(k[4:])
-		c += le.Uint32(k[8:])
-		a, b, c = mix(a, b, c)
-		k = k[12:]
-	}
-	if len(k) == 0 {
-		return uint64(b)<<32 | uint64(c)
-	}
-	var tail [12]byte
-	copy(tail[:], k)
-	a += le.Uint32(tail[:])
-	b += le.Uint32(tail[4:])
-	c += le.Uint32(tail[8:])
-	_, b, c = final(a, b, c)
-	return uint64(b)<<32 | uint64(c)
-}
-
-func mix(a, b, c uint32) (uint32, uint32, uint32) {
-	a -= c
-	a ^= bits.RotateLeft32(c, 4)
-	c += b
-	b -= a
-	b ^= bits.RotateLeft32(a, 6)
-	a += c
-	c -= b
-	c ^= bits.RotateLeft32(b, 8)
-	b += a
-	a -= c
-	a ^= bits.RotateLeft32(c, 16)
-	c += b
-	b -= a
-	b ^= bits.RotateLeft32(a, 19)
-	a += c
-	c -= b
-	c ^= bits.RotateLeft32(b, 4)
-	b += a
-	return a, b, c
-}
-
-func final(a, b, c uint32) (uint32, uint32, uint32) {
-	c ^= b
-	c -= bits.RotateLeft32(b, 14)
-	a ^= c
-	a -= bits.RotateLeft32(c, 11)
-	b ^= a
-	b -= bits.RotateLeft32(a, 25)
-	c ^= b
-	c -= bits.RotateLeft32(b, 16)
-	a ^= c
-	a -= bits.RotateLeft32(c, 4)
-	b ^= a
-	b -= bits.RotateLeft32(a, 14)
-	c ^= b
-	c -= bits.RotateLeft32(b, 24)
-	return a, b, c
-}
-
 // lookupHET finds the block of a name through the HET table.
 func (a *Archive) lookupHET(name string) (int, bool) {
 	h := a.het
@@ -289,6 +214,6 @@ func (a *Archive) lookupHET(name string) (int, bool) {
 	if h.hashBits < 64 {
 		and = 1<<h.hashBits - 1
 	}
-	bi, ok := h.byHash[jenkins64(name)&and|1<<(h.hashBits-1)]
+	bi, ok := h.byHash[crypt.Jenkins64(name)&and|1<<(h.hashBits-1)]
 	return bi, ok
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/modelfs/modelfs/internal/mpq/internal/crypt"
 )
 
 func unhex(t *testing.T, s string) []byte {
@@ -44,5 +46,21 @@ func TestVectors(t *testing.T) {
 				t.Errorf("got %x\nwant %x", got, want)
 			}
 		})
+	}
+}
+
+// TestJenkins checks the HET name hash against values libstorm computes.
+func TestJenkins(t *testing.T) {
+	for name, want := range map[string]uint64{
+		"":                      0xDEADBEF1DEADBEF2,
+		"(listfile)":            0x3BC43BB0B2F3866A,
+		"(attributes)":          0x6955E9E414C107A7,
+		"war3map.j":             0x5252117E4BEDA79D,
+		"Units\\HumanUnits.slk": 0x0BAB9EA06C4F09BE,
+		"units/humanunits.SLK":  0x0BAB9EA06C4F09BE,
+	} {
+		if got := crypt.Jenkins64(name); got != want {
+			t.Errorf("Jenkins64(%q) = %#x, want %#x", name, got, want)
+		}
 	}
 }

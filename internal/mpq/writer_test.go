@@ -118,6 +118,9 @@ func checkWritten(t *testing.T, ar mpqtest.Archive, ms []mpqtest.Member, listed 
 		t.Error("warning:", w)
 	}
 	for _, m := range ms {
+		if m.DeleteMarker {
+			continue
+		}
 		p := strings.ReplaceAll(m.Name, "\\", "/")
 		b, err := fs.ReadFile(a, p)
 		if err != nil {
@@ -140,7 +143,11 @@ func checkWritten(t *testing.T, ar mpqtest.Archive, ms []mpqtest.Member, listed 
 		os.WriteFile(lf, []byte(strings.Join(names, "\r\n")), 0o644)
 		extra = []string{"-L", lf}
 	}
-	want := stormlib.List(t, file, extra...)
+	// StormLib lists a deletion marker as a file; this reader shows it as what it is (nothing,
+	// hiding the name in earlier archives of a chain).
+	want := slices.DeleteFunc(stormlib.List(t, file, extra...), func(n string) bool {
+		return slices.ContainsFunc(ar.Members, func(m mpqtest.Member) bool { return m.DeleteMarker && strings.ReplaceAll(m.Name, "\\", "/") == n })
+	})
 	got := a.Members()
 	slices.Sort(want)
 	slices.Sort(got)
@@ -229,6 +236,30 @@ func TestWrittenCompressions(t *testing.T) {
 				}
 				checkWritten(t, mpqtest.Archive{Format: format, Members: ms}, ms, true)
 			})
+		}
+	}
+}
+
+// TestWrittenHETBET reads archives with HET and BET tables, beside the hash and block tables
+// and in their place (then they are all there is to read), and compares them with StormLib.
+func TestWrittenHETBET(t *testing.T) {
+	for format := 3; format <= 4; format++ {
+		for _, only := range []bool{false, true} {
+			for _, st := range []mpqtest.Member{{}, {Zlib: true, Encrypt: true, FixKey: true}, {SingleUnit: true, Zlib: true}} {
+				t.Run(fmt.Sprintf("v%d-only%v-%+v", format, only, st), func(t *testing.T) {
+					ms := members(st)
+					ms = append(ms, mpqtest.Member{Name: "gone.txt", DeleteMarker: true})
+					ar := mpqtest.Archive{Format: format, Members: ms, HETBET: true, NoClassic: only}
+					a, err := mpq.Open(bytes.NewReader(ar.Bytes()), int64(len(ar.Bytes())), mpq.Options{Name: "t.mpq"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := fs.Stat(a, "gone.txt"); err == nil {
+						t.Error("a deletion marker is listed")
+					}
+					checkWritten(t, ar, ms, true)
+				})
+			}
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"hash/adler32"
+	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/modelfs/modelfs/internal/mpq/internal/crypt"
@@ -40,6 +42,7 @@ type Member struct {
 type Block struct {
 	Pos                 uint64
 	CSize, FSize, Flags uint32
+	name                string // its member's, for the BET table's name hashes
 }
 
 // Archive describes an archive to write.
@@ -54,6 +57,9 @@ type Archive struct {
 	HashCount   int  // hash table slots (a power of two); 0 picks one
 	// Tamper, when set, may change the block table before it is written.
 	Tamper func(blocks []Block)
+	// HETBET writes HET and BET tables too (formats 3 and 4); NoClassic leaves out the hash
+	// and block tables, so that a reader must use HET and BET.
+	HETBET, NoClassic bool
 }
 
 const (
@@ -100,7 +106,7 @@ func (a Archive) Bytes() []byte {
 	for i, m := range members {
 		pos := uint64(out.Len() - base)
 		if m.DeleteMarker {
-			blocks[i] = Block{Pos: pos, Flags: flagExists | flagDeleteMarker}
+			blocks[i] = Block{Pos: pos, Flags: flagExists | flagDeleteMarker, name: m.Name}
 			continue
 		}
 		flags := uint32(flagExists)
@@ -129,7 +135,7 @@ func (a Archive) Bytes() []byte {
 			data = storeMember(m, flags, key, 512<<shift)
 		}
 		out.Write(data)
-		blocks[i] = Block{Pos: pos, CSize: uint32(len(data)), FSize: size, Flags: flags}
+		blocks[i] = Block{Pos: pos, CSize: uint32(len(data)), FSize: size, Flags: flags, name: m.Name}
 	}
 
 	hashCount := a.HashCount
@@ -174,14 +180,34 @@ func (a Archive) Bytes() []byte {
 	}
 	crypt.Encrypt(blockBytes, crypt.Hash("(block table)", crypt.Key))
 
-	hashPos := uint64(out.Len() - base)
-	out.Write(hashes)
-	blockPos := uint64(out.Len() - base)
-	out.Write(blockBytes)
-	var hiPos uint64
-	if format >= 2 {
-		hiPos = uint64(out.Len() - base)
-		out.Write(hiBytes)
+	var hetPos, betPos uint64
+	var het, bet []byte
+	if a.HETBET && format >= 3 {
+		var names []string
+		for _, m := range members {
+			names = append(names, m.Name)
+		}
+		het, bet = hetTable(names), betTable(blocks)
+		hetPos = uint64(out.Len() - base)
+		out.Write(het)
+		betPos = uint64(out.Len() - base)
+		out.Write(bet)
+	}
+	hashCount, blockCount := hashCount, len(blocks)
+	var hashPos, blockPos, hiPos uint64
+	if a.NoClassic {
+		// No hash table; the block count stays, as StormLib checks BET's count against it.
+		hashCount = 0
+		hashes, blockBytes, hiBytes = nil, nil, nil
+	} else {
+		hashPos = uint64(out.Len() - base)
+		out.Write(hashes)
+		blockPos = uint64(out.Len() - base)
+		out.Write(blockBytes)
+		if format >= 2 {
+			hiPos = uint64(out.Len() - base)
+			out.Write(hiBytes)
+		}
 	}
 	b := out.Bytes()
 	h := b[base : base+headerSize]
@@ -193,22 +219,33 @@ func (a Archive) Bytes() []byte {
 	le.PutUint32(h[16:], uint32(hashPos))
 	le.PutUint32(h[20:], uint32(blockPos))
 	le.PutUint32(h[24:], uint32(hashCount))
-	le.PutUint32(h[28:], uint32(len(blocks)))
+	le.PutUint32(h[28:], uint32(blockCount))
 	if format >= 2 {
 		le.PutUint64(h[32:], hiPos)
 	}
 	if format >= 3 {
-		le.PutUint64(h[44:], uint64(len(b)-base))
+		le.PutUint64(h[0x2C:], uint64(len(b)-base))
+		le.PutUint64(h[0x34:], betPos)
+		le.PutUint64(h[0x3C:], hetPos)
 	}
 	if format >= 4 {
-		le.PutUint64(h[68:], uint64(len(hashes)))
-		le.PutUint64(h[76:], uint64(len(blockBytes)))
-		le.PutUint64(h[84:], uint64(len(hiBytes)))
-		le.PutUint32(h[108:], 0x4000) // raw chunk size
-		sum := func(at int, data []byte) { s := md5.Sum(data); copy(h[at:], s[:]) }
-		sum(0x74, blockBytes)
-		sum(0x84, hashes)
-		sum(0x94, hiBytes)
+		le.PutUint64(h[0x44:], uint64(len(hashes)))
+		le.PutUint64(h[0x4C:], uint64(len(blockBytes)))
+		le.PutUint64(h[0x54:], uint64(len(hiBytes)))
+		le.PutUint64(h[0x5C:], uint64(len(het)))
+		le.PutUint64(h[0x64:], uint64(len(bet)))
+		le.PutUint32(h[0x6C:], 0x4000) // raw chunk size
+		sum := func(at int, data []byte) {
+			if len(data) > 0 {
+				s := md5.Sum(data)
+				copy(h[at:], s[:])
+			}
+		}
+		sum(0x70, blockBytes)
+		sum(0x80, hashes)
+		sum(0x90, hiBytes)
+		sum(0xA0, bet)
+		sum(0xB0, het)
 		sum(0xC0, h[:0xC0])
 	}
 	return b
@@ -326,4 +363,97 @@ func sparse(b []byte) []byte {
 		i = j
 	}
 	return out
+}
+
+// extTable wraps a HET or BET body: signature, version 1, size, then the body enciphered with
+// the key of the table it stands in for.
+func extTable(sig string, body []byte, keyName string) []byte {
+	out := append([]byte(sig), 1, 0, 0, 0)
+	out = le.AppendUint32(out, uint32(len(body)))
+	enc := bytes.Clone(body)
+	crypt.Encrypt(enc, crypt.Hash(keyName, crypt.Key))
+	return append(out, enc...)
+}
+
+// bitWriter packs fields least significant bit first.
+type bitWriter []byte
+
+func (w bitWriter) put(at uint64, n int, v uint64) {
+	for k := 0; k < n; k++ {
+		if v>>k&1 != 0 {
+			w[(at+uint64(k))/8] |= 1 << ((at + uint64(k)) % 8)
+		}
+	}
+}
+
+// hetTable makes the HET table of names (file i is block i): 64-bit name hashes, slots a third
+// more than the files, each holding the top 8 bits of its name's hash and the file's index.
+func hetTable(names []string) []byte {
+	n := len(names)
+	total := max(n*4/3, n+1)
+	indexBits := max(bits.Len(uint(n)), 1)
+	indexBytes := (total*indexBits + 7) / 8
+	hash1 := make([]byte, total)
+	index := make(bitWriter, indexBytes)
+	for i, name := range names {
+		h := crypt.Jenkins64(name) | 1<<63
+		slot := int(h % uint64(total))
+		for hash1[slot] != 0 {
+			slot = (slot + 1) % total
+		}
+		hash1[slot] = byte(h >> 56)
+		index.put(uint64(slot*indexBits), indexBits, uint64(i))
+	}
+	body := le.AppendUint32(nil, uint32(32+total+indexBytes))
+	for _, v := range []int{n, total, 64, indexBits, 0, indexBits, indexBytes} {
+		body = le.AppendUint32(body, uint32(v))
+	}
+	body = append(body, hash1...)
+	body = append(body, index...)
+	return extTable("HET\x1a", body, "(hash table)")
+}
+
+// betTable makes the BET table of blocks: each block's position, sizes and flags (as an index
+// into the distinct flags) packed in as few bits as they need, and the low 56 bits of each
+// name's hash.
+func betTable(blocks []Block) []byte {
+	var flags []uint32
+	var maxPos uint64
+	var maxSize, maxCSize uint32
+	for _, b := range blocks {
+		if !slices.Contains(flags, b.Flags) {
+			flags = append(flags, b.Flags)
+		}
+		maxPos, maxSize, maxCSize = max(maxPos, b.Pos), max(maxSize, b.FSize), max(maxCSize, b.CSize)
+	}
+	posBits, sizeBits, csizeBits := bits.Len64(maxPos), bits.Len32(maxSize), bits.Len32(maxCSize)
+	flagBits := bits.Len(uint(len(flags) - 1))
+	entryBits := posBits + sizeBits + csizeBits + flagBits
+	table := make(bitWriter, (len(blocks)*entryBits+7)/8)
+	for i, b := range blocks {
+		at := uint64(i * entryBits)
+		table.put(at, posBits, b.Pos)
+		table.put(at+uint64(posBits), sizeBits, uint64(b.FSize))
+		table.put(at+uint64(posBits+sizeBits), csizeBits, uint64(b.CSize))
+		table.put(at+uint64(posBits+sizeBits+csizeBits), flagBits, uint64(slices.Index(flags, b.Flags)))
+	}
+	hashes := make(bitWriter, (len(blocks)*56+7)/8)
+	for i, b := range blocks {
+		hashes.put(uint64(i*56), 56, crypt.Jenkins64(b.name)&(1<<56-1))
+	}
+	fields := []int{0, len(blocks), 0x10, entryBits,
+		0, posBits, posBits + sizeBits, posBits + sizeBits + csizeBits, entryBits,
+		posBits, sizeBits, csizeBits, flagBits, 0,
+		56, 0, 56, len(hashes), len(flags)}
+	var body []byte
+	for _, v := range fields {
+		body = le.AppendUint32(body, uint32(v))
+	}
+	for _, f := range flags {
+		body = le.AppendUint32(body, f)
+	}
+	body = append(body, table...)
+	body = append(body, hashes...)
+	le.PutUint32(body, uint32(len(body)))
+	return extTable("BET\x1a", body, "(block table)")
 }

@@ -1,7 +1,10 @@
 // Package crypt holds MPQ's hash and cipher, shared by the reader and the test-side writer.
 package crypt
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 var le = binary.LittleEndian
 
@@ -112,4 +115,80 @@ func GuessKey(enc []byte, first, maxSecond uint32) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Jenkins64 is the 64-bit name hash of HET tables: Bob Jenkins' hashlittle2 (lookup3) of the
+// name in lower case with '\\' for '/', seeded with 2 and 1, the second result in the high
+// half.
+func Jenkins64(name string) uint64 {
+	k := make([]byte, len(name))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == '/':
+			c = '\\'
+		}
+		k[i] = c
+	}
+	a := 0xdeadbeef + uint32(len(k)) + 2
+	b, c := a, a+1
+	for len(k) > 12 {
+		a += le.Uint32(k)
+		b += le.Uint32(k[4:])
+		c += le.Uint32(k[8:])
+		a, b, c = mix(a, b, c)
+		k = k[12:]
+	}
+	if len(k) == 0 {
+		return uint64(b)<<32 | uint64(c)
+	}
+	var tail [12]byte
+	copy(tail[:], k)
+	a += le.Uint32(tail[:])
+	b += le.Uint32(tail[4:])
+	c += le.Uint32(tail[8:])
+	_, b, c = final(a, b, c)
+	return uint64(b)<<32 | uint64(c)
+}
+
+func mix(a, b, c uint32) (uint32, uint32, uint32) {
+	a -= c
+	a ^= bits.RotateLeft32(c, 4)
+	c += b
+	b -= a
+	b ^= bits.RotateLeft32(a, 6)
+	a += c
+	c -= b
+	c ^= bits.RotateLeft32(b, 8)
+	b += a
+	a -= c
+	a ^= bits.RotateLeft32(c, 16)
+	c += b
+	b -= a
+	b ^= bits.RotateLeft32(a, 19)
+	a += c
+	c -= b
+	c ^= bits.RotateLeft32(b, 4)
+	b += a
+	return a, b, c
+}
+
+func final(a, b, c uint32) (uint32, uint32, uint32) {
+	c ^= b
+	c -= bits.RotateLeft32(b, 14)
+	a ^= c
+	a -= bits.RotateLeft32(c, 11)
+	b ^= a
+	b -= bits.RotateLeft32(a, 25)
+	c ^= b
+	c -= bits.RotateLeft32(b, 16)
+	a ^= c
+	a -= bits.RotateLeft32(c, 4)
+	b ^= a
+	b -= bits.RotateLeft32(a, 14)
+	c ^= b
+	c -= bits.RotateLeft32(b, 24)
+	return a, b, c
 }
