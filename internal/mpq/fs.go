@@ -1,9 +1,9 @@
 package mpq
 
 import (
-	"slices"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 )
 
