@@ -333,24 +333,9 @@ func (v *ArchiveView) List(rel string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	real := make(map[string]bool, len(ents))
-	for _, e := range ents {
-		real[e.Name()] = true
-	}
-	list := make([]Entry, 0, len(ents))
-	for _, e := range ents {
-		list = append(list, Entry{Name: e.Name(), Type: e.Type()})
-		if e.IsDir() {
-			continue
-		}
-		for _, k := range v.t.opt.Kinds {
-			if n := e.Name() + "." + string(k); sourceOf(e.Name(), k) && !real[n] {
-				list = append(list, Entry{Name: n, Virtual: true})
-			}
-		}
-	}
-	slices.SortFunc(list, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
-	return list, nil
+	return v.t.withVirtual(ents, func(e fs.DirEntry) (Entry, bool) {
+		return Entry{Name: e.Name(), Type: e.Type()}, !e.IsDir()
+	}), nil
 }
 
 // Size returns the size of the document of kind of the member src, translating it the first

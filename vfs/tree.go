@@ -175,14 +175,25 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return t.withVirtual(ents, func(e fs.DirEntry) (Entry, bool) {
+		entry := Entry{Name: e.Name(), Type: e.Type(), Archive: e.Type().IsRegular() && t.listedAsArchive(path.Join(rel, e.Name()))}
+		return entry, e.Type().IsRegular() || t.linkToSource(rel, e)
+	}), nil
+}
+
+// withVirtual returns a folder's entries as entry makes them, with the virtual documents of
+// the enabled kinds beside each that is a source (as entry says) — unless the folder holds a
+// real file of that name — sorted by name.
+func (t *Tree) withVirtual(ents []fs.DirEntry, entry func(fs.DirEntry) (Entry, bool)) []Entry {
 	real := make(map[string]bool, len(ents))
 	for _, e := range ents {
 		real[e.Name()] = true
 	}
 	list := make([]Entry, 0, len(ents))
 	for _, e := range ents {
-		list = append(list, Entry{Name: e.Name(), Type: e.Type(), Archive: e.Type().IsRegular() && t.listedAsArchive(path.Join(rel, e.Name()))})
-		if !e.Type().IsRegular() && !t.linkToSource(rel, e) {
+		en, source := entry(e)
+		list = append(list, en)
+		if !source {
 			continue
 		}
 		for _, k := range t.opt.Kinds {
@@ -192,7 +203,7 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 		}
 	}
 	slices.SortFunc(list, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
-	return list, nil
+	return list
 }
 
 // linkToSource reports whether e, an entry of the directory rel, is a symlink to a regular file

@@ -9,20 +9,13 @@ import (
 
 	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
-	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
 
 // mapAndGame writes a map holding a model whose texture only the game's archive has.
 func mapAndGame(t *testing.T) (dir, game string) {
-	crate, err := wc3test.MDX(fixtures.Crate())
+	crate, tex, err := fixtures.CrateFiles()
 	if err != nil {
 		t.Fatal(err)
-	}
-	var tex []byte
-	for _, tx := range fixtures.Textures() {
-		if tx.Path == "Textures/Crate.blp" {
-			tex = tx.Data
-		}
 	}
 	dir, game = t.TempDir(), t.TempDir()
 	mp := mpqtest.Archive{Prefix: 512, Members: []mpqtest.Member{{Name: "Units\\Crate.mdx", Data: crate, Zlib: true}}}.Bytes()

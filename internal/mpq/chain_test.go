@@ -9,13 +9,11 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 )
 
 func TestLoadOrder(t *testing.T) {
@@ -42,37 +40,11 @@ func TestLoadOrder(t *testing.T) {
 // files (whatever the case of their names), deletion markers hide them, and a model in one
 // archive finds its texture in another, translating to the same bytes as the extracted tree.
 func TestChain(t *testing.T) {
-	crate, err := wc3test.MDX(fixtures.Crate())
+	data := t.TempDir()
+	crate, crateTex, err := mpqtest.WriteGameData(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var crateTex []byte
-	for _, tx := range fixtures.Textures() {
-		if tx.Path == "Textures/Crate.blp" {
-			crateTex = tx.Data
-		}
-	}
-	data := t.TempDir()
-	write := func(name string, ms ...mpqtest.Member) {
-		t.Helper()
-		b := mpqtest.Archive{Format: 2, Members: ms}.Bytes()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(data, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(data, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("common.MPQ",
-		mpqtest.Member{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
-		mpqtest.Member{Name: "Creature\\Old.txt", Data: []byte("old")},
-		mpqtest.Member{Name: "Shared.txt", Data: []byte("base")})
-	write("patch.MPQ",
-		mpqtest.Member{Name: "Textures\\Crate.blp", Data: crateTex, Zlib: true, Encrypt: true},
-		mpqtest.Member{Name: "Creature\\Old.txt", DeleteMarker: true},
-		mpqtest.Member{Name: "Shared.txt", Data: []byte("patched")})
-	write("enUS/patch-enUS.MPQ", mpqtest.Member{Name: "SHARED.TXT", Data: []byte("patched twice")})
-
 	names, err := mpq.GameArchives(data)
 	if err != nil {
 		t.Fatal(err)

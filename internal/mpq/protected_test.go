@@ -90,19 +90,7 @@ func TestProtectedMaps(t *testing.T) {
 				}
 				return
 			}
-			want := stormlib.List(t, file, "-n") // -n: no system listfiles
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("members differ from smpq -l:\n got %q\nwant %q", got, want)
-			}
-			dir := stormlib.Extract(t, file, "-n")
-			for _, p := range got {
-				ref, rerr := os.ReadFile(filepath.Join(dir, p))
-				b, err := fs.ReadFile(a, p)
-				if err != nil || rerr != nil || !bytes.Equal(b, ref) {
-					t.Errorf("%s: differs from smpq -x (%v, %v)", p, err, rerr)
-				}
-			}
+			sameAsStormLib(t, a, file, nil, "-n") // -n: no system listfiles
 		})
 	}
 }

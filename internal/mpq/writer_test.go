@@ -17,7 +17,6 @@ import (
 
 	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
-	"github.com/modelfs/modelfs/internal/mpq/stormlib"
 )
 
 // content makes n deterministic bytes: text that compresses, with a stretch of noise that
@@ -145,27 +144,9 @@ func checkWritten(t *testing.T, ar mpqtest.Archive, ms []mpqtest.Member, listed 
 	}
 	// StormLib lists a deletion marker as a file; this reader shows it as what it is (nothing,
 	// hiding the name in earlier archives of a chain).
-	want := slices.DeleteFunc(stormlib.List(t, file, extra...), func(n string) bool {
+	sameAsStormLib(t, a, file, func(n string) bool {
 		return slices.ContainsFunc(ar.Members, func(m mpqtest.Member) bool { return m.DeleteMarker && strings.ReplaceAll(m.Name, "\\", "/") == n })
-	})
-	got := a.Members()
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Errorf("members differ from smpq -l:\n got %q\nwant %q", got, want)
-	}
-	dir := stormlib.Extract(t, file, extra...)
-	for _, p := range got {
-		ref, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-		if err != nil {
-			t.Errorf("%s: smpq did not extract it: %v", p, err)
-			continue
-		}
-		b, _ := fs.ReadFile(a, p)
-		if !bytes.Equal(b, ref) {
-			t.Errorf("%s: differs from smpq -x", p)
-		}
-	}
+	}, extra...)
 }
 
 // bzip2 compresses with the bzip2 program (Go has no bzip2 writer).

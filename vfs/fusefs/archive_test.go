@@ -19,7 +19,6 @@ import (
 	"github.com/modelfs/modelfs/internal/mpq/stormlib"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 	"github.com/modelfs/modelfs/vfs"
 	"github.com/modelfs/modelfs/vfs/vfstest"
 )
@@ -129,39 +128,13 @@ func TestCorpusArchivesMounted(t *testing.T) {
 	}
 }
 
-// dataFolder writes a game's Data folder of three archives: a model in the base archive, its
-// texture in a patch, a file patched twice and one deleted by a patch.
-func dataFolder(t *testing.T) (dir string, crate, crateTex []byte) {
-	crate, err := wc3test.MDX(fixtures.Crate())
+// TestGameDataMounted mounts a game's Data folder: one merged tree, in load order.
+func TestGameDataMounted(t *testing.T) {
+	data := t.TempDir()
+	crate, crateTex, err := mpqtest.WriteGameData(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tx := range fixtures.Textures() {
-		if tx.Path == "Textures/Crate.blp" {
-			crateTex = tx.Data
-		}
-	}
-	dir = t.TempDir()
-	write := func(name string, ms ...mpqtest.Member) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		writeFile(t, p, mpqtest.Archive{Format: 2, Members: ms}.Bytes())
-	}
-	write("common.MPQ",
-		mpqtest.Member{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
-		mpqtest.Member{Name: "Creature\\Old.txt", Data: []byte("old")},
-		mpqtest.Member{Name: "Shared.txt", Data: []byte("base")})
-	write("patch.MPQ",
-		mpqtest.Member{Name: "Textures\\Crate.blp", Data: crateTex, Zlib: true, Encrypt: true},
-		mpqtest.Member{Name: "Creature\\Old.txt", DeleteMarker: true},
-		mpqtest.Member{Name: "Shared.txt", Data: []byte("patched")})
-	write("enUS/patch-enUS.MPQ", mpqtest.Member{Name: "SHARED.TXT", Data: []byte("patched twice")})
-	return dir, crate, crateTex
-}
-
-// TestGameDataMounted mounts a game's Data folder: one merged tree, in load order.
-func TestGameDataMounted(t *testing.T) {
-	data, crate, crateTex := dataFolder(t)
 	m := mountT(t, data, vfs.Options{})
 	if b, err := os.ReadFile(m.path("Shared.txt")); err != nil || string(b) != "patched twice" {
 		t.Errorf("Shared.txt = %q, %v; want the last patch's", b, err)
@@ -249,15 +222,9 @@ func TestOneArchiveMounted(t *testing.T) {
 // archives have: with Game set it is found, after the map's own files; the map's folder still
 // lists the map's members only.
 func TestMapWithGame(t *testing.T) {
-	crate, err := wc3test.MDX(fixtures.Crate())
+	crate, tex, err := fixtures.CrateFiles()
 	if err != nil {
 		t.Fatal(err)
-	}
-	var tex []byte
-	for _, tx := range fixtures.Textures() {
-		if tx.Path == "Textures/Crate.blp" {
-			tex = tx.Data
-		}
 	}
 	dir, game := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(dir, "Crate.w3x"), mpqtest.Archive{Prefix: 512, Members: []mpqtest.Member{{Name: "Units\\Crate.mdx", Data: crate, Zlib: true}}}.Bytes())
