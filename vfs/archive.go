@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -55,6 +56,10 @@ type ArchiveView struct {
 	perm   fs.FileMode // the read bits every archive file grants
 	arcs   []*mpq.Archive
 	files  []*os.File
+
+	refs  atomic.Int64 // front-end nodes holding the view (see Retain)
+	stale atomic.Bool  // replaced by a view of a changed archive file
+	once  sync.Once    // closes the files
 
 	loads singleflight.Group
 	mu    sync.Mutex
@@ -227,6 +232,12 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 			return nil, err
 		}
 		v.mtime, v.uid, v.gid, v.perm = newest, uid, gid, perm
+		if old := t.archives.m[name]; old != nil {
+			old.stale.Store(true)
+			if old.refs.Load() == 0 {
+				old.close()
+			}
+		}
 		t.archives.m[name] = v
 		return v, nil
 	})
@@ -280,8 +291,21 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 }
 
 func (v *ArchiveView) close() {
-	for _, f := range v.files {
-		f.Close()
+	v.once.Do(func() {
+		for _, f := range v.files {
+			f.Close()
+		}
+	})
+}
+
+// Retain notes that a front end holds the view (a node of it).
+func (v *ArchiveView) Retain() { v.refs.Add(1) }
+
+// Release lets go of a Retain; the view of an archive file since replaced closes its files
+// when the last holder lets go.
+func (v *ArchiveView) Release() {
+	if v.refs.Add(-1) == 0 && v.stale.Load() {
+		v.close()
 	}
 }
 

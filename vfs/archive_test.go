@@ -90,6 +90,9 @@ func TestArchiveViewWithoutAMount(t *testing.T) {
 	if v2 == v {
 		t.Error("the view of a changed archive is the old one")
 	}
+	if _, err := v.files[0].Stat(); err == nil {
+		t.Error("the replaced view, held by nothing, still holds its archive open")
+	}
 	if _, err := v2.Stat("Textures/Crate.blp"); err == nil {
 		t.Error("a member the new archive lacks is still shown")
 	}

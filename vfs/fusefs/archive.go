@@ -52,6 +52,13 @@ var (
 	_ gofs.NodeOnForgetter = (*arcNode)(nil)
 )
 
+// OnForget notes that the kernel let go of the node, and of its hold on the view (a view of an
+// archive file since replaced closes once no node holds it).
+func (n *arcNode) OnForget() {
+	n.node.OnForget()
+	n.view.Release()
+}
+
 // arcAttr fills out for an entry of the view: the archive file's owner, read bits and time.
 func arcAttr(out *fuse.Attr, v *vfs.ArchiveView, dir bool, size int64) {
 	uid, gid, perm := v.Owner()
@@ -82,6 +89,7 @@ func (n *dirNode) archiveChild(ctx context.Context, name, rel string, out *fuse.
 		}
 	}
 	n.m.tree.Hold(1)
+	v.Retain()
 	return n.NewInode(ctx, arcRoot(n.m, v), gofs.StableAttr{Mode: syscall.S_IFDIR})
 }
 
@@ -113,6 +121,7 @@ func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut
 			}
 		}
 		n.m.tree.Hold(1)
+		n.view.Retain()
 		if fi.IsDir() {
 			return n.NewInode(ctx, &arcDirNode{arcNode{node: node{m: n.m, rel: rel}, view: n.view}}, gofs.StableAttr{Mode: syscall.S_IFDIR}), 0
 		}
@@ -142,6 +151,7 @@ func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut
 		}
 	}
 	n.m.tree.Hold(1)
+	n.view.Retain()
 	vn := &arcVirtNode{arcNode: arcNode{node: node{m: n.m, rel: src}, view: n.view}, src: src, kind: kind}
 	return n.NewInode(ctx, vn, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }
