@@ -59,6 +59,7 @@ type node struct {
 	block    int              // files only
 	arcName  string           // the member's name in the archive, '\'-separated
 	unnamed  bool             // the name was made up: the member's real name is not known
+	marker   bool             // a deletion marker
 
 	listOnce sync.Once // directories: their entries, made once (see ReadDir)
 	list     []fs.DirEntry
@@ -164,8 +165,13 @@ func (a *Archive) buildTree() {
 				continue
 			}
 			if a.blocks[bi].flags&flagDeleteMarker != 0 {
+				// Listed, as StormLib lists it (an empty file of the archive's), and noted: in a
+				// chain it hides the name in the archives before this one.
 				named[bi] = true
 				a.deleted = append(a.deleted, strings.ReplaceAll(name, "\\", "/"))
+				if a.add(name, bi) {
+					a.members[len(a.members)-1].marker = true
+				}
 				continue
 			}
 			if a.add(name, bi) {

@@ -32,7 +32,9 @@ func NewChain(archives []*Archive) *Chain {
 			root.remove(strings.Split(p, "/"))
 		}
 		for _, n := range a.members {
-			root.insert(strings.Split(n.path, "/"), a, n.path)
+			if !n.marker {
+				root.insert(strings.Split(n.path, "/"), a, n.path)
+			}
 		}
 	}
 	root.sort()

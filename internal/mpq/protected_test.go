@@ -90,7 +90,7 @@ func TestProtectedMaps(t *testing.T) {
 				}
 				return
 			}
-			sameAsStormLib(t, a, file, nil, "-n") // -n: no system listfiles
+			sameAsStormLib(t, a, file, "-n") // -n: no system listfiles
 		})
 	}
 }
