@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -91,25 +90,21 @@ func (t *Tree) game() (*gameArchives, error) {
 		if t.opt.Game == "" {
 			return
 		}
-		names, err := mpq.GameArchives(t.opt.Game)
+		arcs, skipped, err := mpq.OpenGame(t.opt.Game, mpq.Options{ListFiles: t.opt.ListFiles})
 		if err != nil {
 			g.err = fmt.Errorf("--game: %w", err)
 			return
 		}
-		h := sha256.New()
-		for _, n := range names {
-			p := filepath.Join(t.opt.Game, filepath.FromSlash(n))
-			a, err := mpq.OpenFile(p, mpq.Options{ListFiles: t.opt.ListFiles})
-			if err != nil {
-				t.opt.Logger.Warn("game archive left out", "archive", p, "err", err)
-				continue
-			}
-			if fi, err := os.Stat(p); err == nil {
-				id := identityOf(fi)
-				fmt.Fprintf(h, "%s\x00%d %d %d %d\x00", p, id.size, id.mtime, id.ino, id.dev)
-			}
-			g.arcs = append(g.arcs, a)
+		for _, err := range skipped {
+			t.opt.Logger.Warn("game archive left out", "err", err)
 		}
+		h := sha256.New()
+		for _, a := range arcs {
+			if fi, err := os.Stat(a.Name()); err == nil {
+				writeIdentity(h, a.Name(), fi)
+			}
+		}
+		g.arcs = arcs
 		g.key = string(h.Sum(nil))
 		if len(g.arcs) > 0 {
 			g.fs = mpq.NewChain(g.arcs)
@@ -186,12 +181,11 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		if !fi.Mode().IsRegular() {
 			return nil, &fs.PathError{Op: "open", Path: rel, Err: syscall.ENOTDIR}
 		}
-		id := identityOf(fi)
-		if i == 0 {
+		if id := identityOf(fi); i == 0 {
 			uid, gid = id.uid, id.gid
 		}
 		perm &= fi.Mode().Perm()
-		fmt.Fprintf(h, "%s\x00%d %d %d %d %d\x00", rel, id.size, id.mtime, id.ctime, id.ino, id.dev)
+		writeIdentity(h, rel, fi)
 		if fi.ModTime().After(newest) {
 			newest = fi.ModTime()
 		}
@@ -204,8 +198,8 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 	key := "arc\x00" + string(h.Sum(nil))
 	name := strings.Join(rels, "\x00")
 	// One view per set of archives, and one failure: a changed archive file replaces them. An
-	// old view stays open while nodes use it; its files close when it is collected (os.File's
-	// finaliser). Archives are opened outside the lock, one open per name at a time.
+	// old view stays open while front-end nodes hold it (see Release). Archives are opened
+	// outside the lock, one open per name at a time.
 	t.archives.mu.Lock()
 	if v := t.archives.m[name]; v != nil && v.key == key {
 		t.archives.mu.Unlock()
@@ -245,6 +239,13 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		return nil, err
 	}
 	return r.(*ArchiveView), nil
+}
+
+// writeIdentity writes what tells one version of the file name from another without reading
+// it: an archive's documents are cached under it.
+func writeIdentity(h io.Writer, name string, fi fs.FileInfo) {
+	id := identityOf(fi)
+	fmt.Fprintf(h, "%s\x00%d %d %d %d %d\x00", name, id.size, id.mtime, id.ctime, id.ino, id.dev)
 }
 
 // failedOpen is an archive that could not be opened, under its identity: it is not tried
@@ -536,24 +537,7 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 	}
 	data, err := v.readMember(src)
 	readErr := err
-	// Translations of archive members share the tree's slots and memory with the others (see
-	// Tree.make).
-	slots, memory := v.t.modelSlots, v.t.modelMemory
-	if codec.IsTextureName(src) {
-		slots, memory = v.t.textureSlots, v.t.textureMemory
-	}
-	expect := min(int64(len(data))*outputFactor, v.t.opt.CacheBytes/2)
-	memory.Acquire(context.Background(), expect)
-	defer memory.Release(expect)
-	slots <- struct{}{}
-	defer func() { <-slots }()
-	v.t.inflight.Add(expect)
-	v.t.reserve()
-	defer v.t.inflight.Add(-expect)
-	v.t.translations.Add(1)
-	if v.t.opt.OnTranslate != nil {
-		v.t.opt.OnTranslate(src)
-	}
+	defer v.t.admit(src, len(data))() // the tree's slots and memory, shared with its own sources
 	format := ""
 	switch {
 	case err != nil:
@@ -680,9 +664,8 @@ func (v *ArchiveView) readMember(src string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if limit := v.t.opt.MaxSourceSize; fi.Size() > limit {
-		return nil, &fs.PathError{Op: "read", Path: src,
-			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", fi.Size(), limit>>20, codec.ErrTooLarge)}
+	if err := v.t.checkSize(src, fi.Size()); err != nil {
+		return nil, err
 	}
 	return fs.ReadFile(v.fsys, src)
 }

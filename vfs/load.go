@@ -269,27 +269,7 @@ func (f *Tree) unreadable(src string, err error) *Version {
 // a disk tier, as far as there is room.
 func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
 	isTexture := codec.IsTextureName(src)
-	slots, memory := f.modelSlots, f.modelMemory
-	if isTexture {
-		// A model's translation waits for textures: never for a model's slot or memory.
-		slots, memory = f.textureSlots, f.textureMemory
-	}
-	// A translation holds its scene and its documents, about outputFactor times the source (a
-	// 2.2 MB MDX grid makes 15 MB): it starts once that fits beside the others running (one
-	// bigger than all of it runs alone), and documents in memory make room for it.
-	expect := min(int64(len(data))*outputFactor, f.opt.CacheBytes/2)
-	memory.Acquire(context.Background(), expect)
-	defer memory.Release(expect)
-	slots <- struct{}{}
-	defer func() { <-slots }()
-	f.inflight.Add(expect)
-	f.reserve()
-	defer f.inflight.Add(-expect)
-
-	f.translations.Add(1)
-	if f.opt.OnTranslate != nil {
-		f.opt.OnTranslate(src)
-	}
+	defer f.admit(src, len(data))()
 	v := &Version{key: key, persist: true, mtime: st.id.mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
@@ -344,6 +324,32 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 	f.keep(src, v)
 	f.journal(src, v)
 	return loaded{v: v, out: k.docs}, nil
+}
+
+// admit waits until the translation of src (size bytes) may start, counts it, and returns what
+// ends it. A translation holds its scene and its documents, about outputFactor times the source
+// (a 2.2 MB MDX grid makes 15 MB): it starts once that fits beside the others running (one
+// bigger than all of it runs alone), and documents in memory make room for it. A model's
+// translation waits for textures: never for a model's slot or memory.
+func (f *Tree) admit(src string, size int) (done func()) {
+	slots, memory := f.modelSlots, f.modelMemory
+	if codec.IsTextureName(src) {
+		slots, memory = f.textureSlots, f.textureMemory
+	}
+	expect := min(int64(size)*outputFactor, f.opt.CacheBytes/2)
+	memory.Acquire(context.Background(), expect)
+	slots <- struct{}{}
+	f.inflight.Add(expect)
+	f.reserve()
+	f.translations.Add(1)
+	if f.opt.OnTranslate != nil {
+		f.opt.OnTranslate(src)
+	}
+	return func() {
+		f.inflight.Add(-expect)
+		<-slots
+		memory.Release(expect)
+	}
 }
 
 // outputFactor is the memory a translation takes at most, in times its source's size.

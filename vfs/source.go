@@ -128,9 +128,8 @@ func (f *Tree) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, 
 	if !before.Mode().IsRegular() {
 		return nil, fileState{}, notRegular
 	}
-	if limit := f.opt.MaxSourceSize; before.Size() > limit {
-		return nil, fileState{}, &fs.PathError{Op: "read", Path: orig,
-			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", before.Size(), limit>>20, codec.ErrTooLarge)}
+	if err := f.checkSize(orig, before.Size()); err != nil {
+		return nil, fileState{}, err
 	}
 	data := make([]byte, before.Size())
 	if _, err := io.ReadFull(file, data); err != nil {
@@ -142,6 +141,15 @@ func (f *Tree) readFile(clean, orig string, fi fs.FileInfo) ([]byte, fileState, 
 	st.racy = err != nil || identityOf(after) != st.id || st.id.racy(time.Now())
 	f.remember(clean, st)
 	return data, st, nil
+}
+
+// checkSize refuses a source or companion larger than MaxSourceSize, before it is read.
+func (f *Tree) checkSize(name string, size int64) error {
+	if limit := f.opt.MaxSourceSize; size > limit {
+		return &fs.PathError{Op: "read", Path: name,
+			Err: fmt.Errorf("%d bytes, more than the %d MiB a source may have (--max-source-size): %w", size, limit>>20, codec.ErrTooLarge)}
+	}
+	return nil
 }
 
 // readImage is readFile for an image file a translation reads: the bytes of an image whose

@@ -29,37 +29,46 @@ func splitArchivePath(in string) (archive, member string, ok bool) {
 	return "", "", false
 }
 
-// openArchive opens an archive with more member names from listfiles.
-func openArchive(name string, listfiles []string) (*mpq.Archive, error) {
-	opts := mpq.Options{}
+// archiveOptions reads the --listfile files.
+func archiveOptions(listfiles []string) (mpq.Options, error) {
+	var opts mpq.Options
 	for _, lf := range listfiles {
 		b, err := os.ReadFile(lf)
 		if err != nil {
-			return nil, fmt.Errorf("--listfile: %w", err)
+			return opts, fmt.Errorf("--listfile: %w", err)
 		}
 		opts.ListFiles = append(opts.ListFiles, b)
+	}
+	return opts, nil
+}
+
+// openArchive opens an archive with more member names from listfiles.
+func openArchive(name string, listfiles []string) (*mpq.Archive, error) {
+	opts, err := archiveOptions(listfiles)
+	if err != nil {
+		return nil, err
 	}
 	return mpq.OpenFile(name, opts)
 }
 
-// openGame opens the archives of a game's install or data folder, in load order.
+// openGame opens the archives of a game's install or data folder, in load order; any that
+// cannot be opened is an error.
 func openGame(dir string, listfiles []string) ([]*mpq.Archive, error) {
-	names, err := mpq.GameArchives(dir)
+	opts, err := archiveOptions(listfiles)
+	if err != nil {
+		return nil, err
+	}
+	arcs, skipped, err := mpq.OpenGame(dir, opts)
+	if err == nil && len(skipped) > 0 {
+		for _, a := range arcs {
+			a.Close()
+		}
+		err = skipped[0]
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--game: %w", err)
 	}
-	var out []*mpq.Archive
-	for _, n := range names {
-		a, err := openArchive(filepath.Join(dir, filepath.FromSlash(n)), listfiles)
-		if err != nil {
-			for _, o := range out {
-				o.Close()
-			}
-			return nil, fmt.Errorf("--game: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, nil
+	return arcs, nil
 }
 
 // printArchive writes a summary of an archive: its format, its members and how they are

@@ -137,9 +137,6 @@ func (a *Archive) SectorSize() int { return 512 << a.hdr.sectorShift }
 // Offset is where the archive's header sits in the file.
 func (a *Archive) Offset() int64 { return a.hdr.base }
 
-// BlockCount is the number of entries of the block table as read.
-func (a *Archive) BlockCount() int { return len(a.blocks) }
-
 // internal names: never shown as members (StormLib's listings leave them out too).
 var internal = map[string]bool{"(listfile)": true, "(attributes)": true, "(signature)": true, "(user data)": true}
 
@@ -157,29 +154,38 @@ func (a *Archive) buildTree() {
 	}
 	for _, list := range lists {
 		for _, name := range splitList(list) {
-			bi, ok := a.lookup(name)
-			if !ok || named[bi] || internal[strings.ToLower(name)] {
-				continue
-			}
-			if a.blocks[bi].flags&flagExists == 0 {
-				continue
-			}
-			if a.blocks[bi].flags&flagDeleteMarker != 0 {
-				// Listed, as StormLib lists it (an empty file of the archive's), and noted: in a
-				// chain it hides the name in the archives before this one.
-				named[bi] = true
-				a.deleted = append(a.deleted, strings.ReplaceAll(name, "\\", "/"))
-				if a.add(name, bi) {
-					a.members[len(a.members)-1].marker = true
-				}
-				continue
-			}
-			if a.add(name, bi) {
-				named[bi] = true
-				known[[2]uint32{hashString(name, hashNameA), hashString(name, hashNameB)}] = true
-			}
+			a.addListed(name, named, known)
 		}
 	}
+	a.addUnnamed(named, known)
+	sortTree(a.root)
+}
+
+// addListed adds the member a listfile names, if the archive holds it and no other name took
+// its block.
+func (a *Archive) addListed(name string, named []bool, known map[[2]uint32]bool) {
+	bi, ok := a.lookup(name)
+	if !ok || named[bi] || internal[strings.ToLower(name)] || a.blocks[bi].flags&flagExists == 0 {
+		return
+	}
+	if a.blocks[bi].flags&flagDeleteMarker != 0 {
+		// Listed, as StormLib lists it (an empty file of the archive's), and noted: in a chain
+		// it hides the name in the archives before this one.
+		named[bi] = true
+		a.deleted = append(a.deleted, strings.ReplaceAll(name, "\\", "/"))
+		if n := a.add(name, bi); n != nil {
+			n.marker = true
+		}
+		return
+	}
+	if a.add(name, bi) != nil {
+		named[bi] = true
+		known[[2]uint32{hashString(name, hashNameA), hashString(name, hashNameB)}] = true
+	}
+}
+
+// addUnnamed adds the blocks the name tables reach but no listed name did, as File%08d.ext.
+func (a *Archive) addUnnamed(named []bool, known map[[2]uint32]bool) {
 	internalBlocks := map[int]bool{}
 	for name := range internal {
 		if bi, ok := a.lookup(name); ok {
@@ -202,11 +208,10 @@ func (a *Archive) buildTree() {
 		if internalBlocks[bi] {
 			continue
 		}
-		if a.add(fmt.Sprintf("File%08d%s", bi, a.sniffExt(bi)), bi) {
-			a.members[len(a.members)-1].unnamed = true
+		if n := a.add(fmt.Sprintf("File%08d%s", bi, a.sniffExt(bi)), bi); n != nil {
+			n.unnamed = true
 		}
 	}
-	sortTree(a.root)
 }
 
 // nameRef is a block some name reaches: a used slot of the hash table or of the HET table.
@@ -247,18 +252,19 @@ func splitList(b []byte) []string {
 	return names
 }
 
-// add places a member in the tree. Names that no fs path can carry (empty elements, "." or
-// "..") are left out with a warning; directories differing only in case are one directory.
-func (a *Archive) add(arcName string, bi int) bool {
+// add places a member in the tree and returns its node. Names that no fs path can carry (empty
+// elements, "." or "..") are left out with a warning (and nil returned); directories differing
+// only in case are one directory.
+func (a *Archive) add(arcName string, bi int) *node {
 	parts := strings.FieldsFunc(arcName, func(r rune) bool { return r == '\\' || r == '/' })
 	if len(parts) == 0 || strings.Contains(arcName, "\\\\") {
 		a.warn(a.errorf(-1, nil, "member name %q cannot be a path; left out", arcName))
-		return false
+		return nil
 	}
 	for _, p := range parts {
 		if p == "." || p == ".." || !fs.ValidPath(p) {
 			a.warn(a.errorf(-1, nil, "member name %q cannot be a path; left out", arcName))
-			return false
+			return nil
 		}
 	}
 	dir := a.root
@@ -276,13 +282,13 @@ func (a *Archive) add(arcName string, bi int) bool {
 			dir.children = append(dir.children, child)
 		case last || !child.dir:
 			a.warn(a.errorf(-1, nil, "member name %q collides with %q; left out", arcName, child.path))
-			return false
+			return nil
 		}
 		dir = child
 	}
 	dir.block, dir.arcName = bi, strings.Join(parts, "\\")
 	a.members = append(a.members, dir)
-	return true
+	return dir
 }
 
 func sortTree(n *node) {
@@ -355,3 +361,6 @@ func IsArchiveName(name string) bool {
 	}
 	return false
 }
+
+// Name is the archive's path, as Options.Name gave it.
+func (a *Archive) Name() string { return a.opts.Name }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/mpq"
@@ -81,6 +82,31 @@ func TestBadArchives(t *testing.T) {
 	tamper("single-unit zlib bomb of 2^31", nil, mpqtest.Member{Name: "x.txt", Stored: append([]byte{0x02}, zlibBomb()...), Size: 1 << 31, Zlib: true, SingleUnit: true})
 	tamper("single-unit bzip2 bomb", nil, mpqtest.Member{Name: "x.txt", Stored: append([]byte{0x10}, bzip2Bomb...), Size: 60 << 20, Zlib: true, SingleUnit: true})
 	tamper("sector table out of order", nil, mpqtest.Member{Name: "x.txt", Stored: []byte{20, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3, 4}, Size: 4096, Zlib: true})
+
+	// HET and BET tables that lie, in archives that have nothing else to read.
+	put := func(off int, v uint32) func([]byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint32(b[off:], v) }
+	}
+	extended := map[string]mpqtest.Archive{
+		"BET entries of 0 bits":        {TamperBET: put(0x0C, 0)},
+		"BET count of 2^31":            {TamperBET: put(0x04, 1<<31)},
+		"BET field past its entry":     {TamperBET: put(0x10, 1000)},
+		"BET field of 65 bits":         {TamperBET: put(0x24, 65)},
+		"BET flags past the end":       {TamperBET: put(0x48, 1<<30)},
+		"HET slots past the end":       {TamperHET: put(0x08, 1<<30)},
+		"HET index of 40 bits":         {TamperHET: put(0x10, 40)},
+		"HET name hash of 4 bits":      {TamperHET: put(0x0C, 4)},
+		"HET index table past the end": {TamperHET: put(0x1C, 1<<30)},
+	}
+	for name, ar := range extended {
+		ar.Format, ar.Members, ar.HETBET, ar.NoClassic = 4, goodMembers(), true, true
+		cases[name] = ar.Bytes()
+		// With no other table to read, each must be refused, naming the table.
+		_, err := mpq.Open(bytes.NewReader(cases[name]), int64(len(cases[name])), mpq.Options{Name: "bad.mpq"})
+		if table := name[:3]; err == nil || !strings.Contains(err.Error(), table+" table") {
+			t.Errorf("%s: open gave %v, want an error naming the %s table", name, err, table)
+		}
+	}
 
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {

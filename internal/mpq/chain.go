@@ -168,15 +168,6 @@ func (c *Chain) FindFold(name string) (string, bool) {
 	return strings.Join(parts, "/"), true
 }
 
-// Archive returns the archive that provides the member name, and its path there.
-func (c *Chain) Archive(name string) (*Archive, string, bool) {
-	n, err := c.find("stat", name)
-	if err != nil || n.dir {
-		return nil, "", false
-	}
-	return n.arc, n.member, true
-}
-
 func (n *chainNode) info(p string) fs.FileInfo {
 	if n.dir {
 		return fileInfo{n: &node{name: path.Base(p), path: p, dir: true}}

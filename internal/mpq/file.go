@@ -37,15 +37,12 @@ func (a *Archive) openNode(n *node) (*member, error) {
 		return nil, a.memberErr(n, m.start, nil, "an incremental patch file; only its base in an earlier archive can be read")
 	}
 	if b.flags&flagEncrypted != 0 {
-		switch {
-		case n.arcName != "" && !isUnnamed(n):
+		if n.arcName != "" && !n.unnamed {
 			m.key = fileKey(n.arcName, b.pos, uint32(b.fsize), b.flags&flagFixKey != 0)
-		default:
-			k, ok := a.guessKeyOf(m)
-			if !ok {
-				return nil, a.memberErr(n, m.start, nil, "encrypted, and its name (the key) is not known")
-			}
+		} else if k, ok := a.guessKeyOf(m); ok {
 			m.key = k
+		} else {
+			return nil, a.memberErr(n, m.start, nil, "encrypted, and its name (the key) is not known")
 		}
 	}
 	if m.compressed() && !m.single() && m.size > 0 {

@@ -139,7 +139,7 @@ func parseHET(b []byte) (*het, error) {
 	}
 	rest := b[32:]
 	if uint64(h.total) > uint64(len(rest)) || uint64(h.total)+indexTableSize > uint64(len(rest)) {
-		return nil, fmt.Errorf("%d slots do not fit its %d bytes", h.total, len(rest))
+		return nil, fmt.Errorf("%d slots and an index of %d bytes do not fit its %d bytes", h.total, indexTableSize, len(rest))
 	}
 	h.nameHash1 = rest[:h.total]
 	h.index = bitArray(rest[h.total : uint64(h.total)+indexTableSize])

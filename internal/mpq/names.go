@@ -21,9 +21,6 @@ func (a *Archive) sniffExt(bi int) string {
 	return ".xxx"
 }
 
-// isUnnamed tells whether a member's name was made up by buildTree.
-func isUnnamed(n *node) bool { return n.unnamed }
-
 // sniffs match the first two little-endian words of a member: (d0 & m0) == v0 and
 // (d1 & m1) == v1.
 var sniffs = []struct {

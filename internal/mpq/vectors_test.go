@@ -64,3 +64,36 @@ func TestJenkins(t *testing.T) {
 		}
 	}
 }
+
+// TestBadSectors feeds each decoder a sector that is wrong in the ways a hostile archive can
+// make one: each is an error, never a panic or more output than the sector holds.
+func TestBadSectors(t *testing.T) {
+	for _, c := range []struct {
+		name, sector string
+		imploded     bool
+	}{
+		{"empty", "", false},
+		{"unknown bit", "04010203", false},
+		{"zlib, not zlib", "02deadbeef", false},
+		{"bzip2, not bzip2", "10deadbeef", false},
+		{"LZMA, too short", "12005d00", false},
+		{"LZMA, corrupt stream", "12005d000001000010000000000000ffffffffffffffffffff", false},
+		{"Huffman, tree type 9", "0109ffff", false},
+		{"Huffman, stream ends", "0107", false},
+		{"ADPCM, shorter than its header", "400003", false},
+		{"ADPCM stereo, one sample", "80000400ff", false},
+		{"sparse, no size", "2000", false},
+		{"sparse, size beyond the sector", "20ffffffff8000", false},
+		{"implode, unknown literal coding", "0206ffff", true},
+		{"implode, dictionary of 7 bits", "0007ffff", true},
+		{"implode, stream ends", "0006", true},
+		{"implode, no end marker", "00060000", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := decompress(unhex(t, c.sector), 64, c.imploded)
+			if err == nil {
+				t.Errorf("decoded to %x; want an error", out)
+			}
+		})
+	}
+}

@@ -60,6 +60,9 @@ type Archive struct {
 	// HETBET writes HET and BET tables too (formats 3 and 4); NoClassic leaves out the hash
 	// and block tables, so that a reader must use HET and BET.
 	HETBET, NoClassic bool
+	// TamperHET and TamperBET, when set, may change a HET or BET table's body (after its
+	// 12-byte header, before it is enciphered).
+	TamperHET, TamperBET func(body []byte)
 }
 
 const (
@@ -187,7 +190,7 @@ func (a Archive) Bytes() []byte {
 		for _, m := range members {
 			names = append(names, m.Name)
 		}
-		het, bet = hetTable(names), betTable(blocks)
+		het, bet = hetTable(names, a.TamperHET), betTable(blocks, a.TamperBET)
 		hetPos = uint64(out.Len() - base)
 		out.Write(het)
 		betPos = uint64(out.Len() - base)
@@ -367,7 +370,10 @@ func sparse(b []byte) []byte {
 
 // extTable wraps a HET or BET body: signature, version 1, size, then the body enciphered with
 // the key of the table it stands in for.
-func extTable(sig string, body []byte, keyName string) []byte {
+func extTable(sig string, body []byte, keyName string, tamper func([]byte)) []byte {
+	if tamper != nil {
+		tamper(body)
+	}
 	out := append([]byte(sig), 1, 0, 0, 0)
 	out = le.AppendUint32(out, uint32(len(body)))
 	enc := bytes.Clone(body)
@@ -388,7 +394,7 @@ func (w bitWriter) put(at uint64, n int, v uint64) {
 
 // hetTable makes the HET table of names (file i is block i): 64-bit name hashes, slots a third
 // more than the files, each holding the top 8 bits of its name's hash and the file's index.
-func hetTable(names []string) []byte {
+func hetTable(names []string, tamper func([]byte)) []byte {
 	n := len(names)
 	total := max(n*4/3, n+1)
 	indexBits := max(bits.Len(uint(n)), 1)
@@ -410,13 +416,13 @@ func hetTable(names []string) []byte {
 	}
 	body = append(body, hash1...)
 	body = append(body, index...)
-	return extTable("HET\x1a", body, "(hash table)")
+	return extTable("HET\x1a", body, "(hash table)", tamper)
 }
 
 // betTable makes the BET table of blocks: each block's position, sizes and flags (as an index
 // into the distinct flags) packed in as few bits as they need, and the low 56 bits of each
 // name's hash.
-func betTable(blocks []Block) []byte {
+func betTable(blocks []Block, tamper func([]byte)) []byte {
 	var flags []uint32
 	var maxPos uint64
 	var maxSize, maxCSize uint32
@@ -455,5 +461,5 @@ func betTable(blocks []Block) []byte {
 	body = append(body, table...)
 	body = append(body, hashes...)
 	le.PutUint32(body, uint32(len(body)))
-	return extTable("BET\x1a", body, "(block table)")
+	return extTable("BET\x1a", body, "(block table)", tamper)
 }
