@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/modelfs/modelfs/cache"
+	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -176,7 +177,10 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 		return nil, err
 	}
 	return t.withVirtual(ents, func(e fs.DirEntry) (Entry, bool) {
-		entry := Entry{Name: e.Name(), Type: e.Type(), Archive: e.Type().IsRegular() && t.listedAsArchive(path.Join(rel, e.Name()))}
+		entry := Entry{Name: e.Name(), Type: e.Type()}
+		if e.Type().IsRegular() && mpq.IsArchiveName(e.Name()) { // the name first: no join per entry
+			entry.Archive = t.listedAsArchive(path.Join(rel, e.Name()))
+		}
 		return entry, e.Type().IsRegular() || t.linkToSource(rel, e)
 	}), nil
 }

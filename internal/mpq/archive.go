@@ -353,13 +353,11 @@ func (a *Archive) Close() error {
 	return a.closer.Close()
 }
 
-// IsArchiveName reports whether a file name is one modelfs opens as an MPQ archive.
+// IsArchiveName reports whether a file name is one modelfs opens as an MPQ archive. It does
+// not allocate: directory listings ask it of every entry.
 func IsArchiveName(name string) bool {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".mpq", ".w3x", ".w3m":
-		return true
-	}
-	return false
+	ext := path.Ext(name)
+	return strings.EqualFold(ext, ".mpq") || strings.EqualFold(ext, ".w3x") || strings.EqualFold(ext, ".w3m")
 }
 
 // Name is the archive's path, as Options.Name gave it.

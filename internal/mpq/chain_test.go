@@ -109,3 +109,18 @@ var (
 	_ codec.FoldFS = (*mpq.Chain)(nil)
 	_ codec.FoldFS = mpq.Layers(nil)
 )
+
+// IsArchiveName is asked of every entry of every listing: it must not allocate.
+func TestIsArchiveNameAllocates(t *testing.T) {
+	names := []string{"Footman.MDX", "patch-Y.MPQ", "Map.W3x", "readme.txt"}
+	if n := testing.AllocsPerRun(100, func() {
+		for _, n := range names {
+			mpq.IsArchiveName(n)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+	if !mpq.IsArchiveName("patch-Y.MPQ") || !mpq.IsArchiveName("x.w3m") || mpq.IsArchiveName("x.mdx") {
+		t.Error("IsArchiveName misnames")
+	}
+}
