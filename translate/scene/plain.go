@@ -450,3 +450,53 @@ func typeFields(t reflect.Type) []field {
 	fieldsCache.Store(t, fs)
 	return fs
 }
+
+// Float returns f as a plain value: f, or nil when it is NaN or infinite.
+func Float(f float32) any {
+	if !finite(float64(f)) {
+		return nil
+	}
+	return f
+}
+
+// Floats returns v as a plain value, sharing its memory: nil for a nil slice, and an []any
+// holding nil for each NaN or infinity when v has any.
+func Floats(v []float32) any {
+	if v == nil {
+		return nil
+	}
+	for _, f := range v {
+		if !finite(float64(f)) {
+			out := make([]any, len(v))
+			for i, f := range v {
+				out[i] = Float(f)
+			}
+			return out
+		}
+	}
+	return v
+}
+
+// Ints returns v as a plain []int64 (nil for a nil slice).
+func Ints[T ~int8 | ~int16 | ~int32 | ~int | ~int64](v []T) any {
+	if v == nil {
+		return nil
+	}
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// Uints returns v as a plain []uint64 (nil for a nil slice).
+func Uints[T ~uint8 | ~uint16 | ~uint32 | ~uint | ~uint64](v []T) any {
+	if v == nil {
+		return nil
+	}
+	out := make([]uint64, len(v))
+	for i, x := range v {
+		out[i] = uint64(x)
+	}
+	return out
+}

@@ -115,7 +115,7 @@ func (b *builder) collect() []object {
 	}
 	for i := range m.Bones {
 		o := &m.Bones[i]
-		add(&o.Node, "Bone", scene.KindBone, "bones", i, scene.Extras{"geosetId": o.GeosetID, "geosetAnimId": o.GeosetAnimID})
+		add(&o.Node, "Bone", scene.KindBone, "bones", i, scene.Extras{"geosetId": int64(o.GeosetID), "geosetAnimId": int64(o.GeosetAnimID)})
 	}
 	for i := range m.Lights {
 		o := &m.Lights[i]
@@ -126,7 +126,7 @@ func (b *builder) collect() []object {
 	}
 	for i := range m.Attachments {
 		o := &m.Attachments[i]
-		add(&o.Node, "Attachment", scene.KindAttachment, "attachments", i, scene.Extras{"path": o.Path, "attachmentId": o.AttachmentID})
+		add(&o.Node, "Attachment", scene.KindAttachment, "attachments", i, scene.Extras{"path": o.Path, "attachmentId": int64(o.AttachmentID)})
 	}
 	for i := range m.ParticleEmitters {
 		o := &m.ParticleEmitters[i]
@@ -135,15 +135,15 @@ func (b *builder) collect() []object {
 	for i := range m.ParticleEmitters2 {
 		o := &m.ParticleEmitters2[i]
 		add(&o.Node, "ParticleEmitter2", scene.KindEmitter, "particleEmitters2", i,
-			scene.Extras{"textureId": o.TextureID, "filterMode": emitterFilterName(o.FilterMode)})
+			scene.Extras{"textureId": int64(o.TextureID), "filterMode": emitterFilterName(o.FilterMode)})
 	}
 	for i := range m.RibbonEmitters {
 		o := &m.RibbonEmitters[i]
-		add(&o.Node, "RibbonEmitter", scene.KindRibbon, "ribbonEmitters", i, scene.Extras{"materialId": o.MaterialID})
+		add(&o.Node, "RibbonEmitter", scene.KindRibbon, "ribbonEmitters", i, scene.Extras{"materialId": int64(o.MaterialID)})
 	}
 	for i := range m.Events {
 		o := &m.Events[i]
-		add(&o.Node, "EventObject", scene.KindEvent, "events", i, scene.Extras{"globalSequence": o.GlobalSeq, "frames": o.Frames})
+		add(&o.Node, "EventObject", scene.KindEvent, "events", i, scene.Extras{"globalSequence": int64(o.GlobalSeq), "frames": scene.Uints(o.Frames)})
 	}
 	for i := range m.CollisionShapes {
 		o := &m.CollisionShapes[i]
@@ -232,11 +232,11 @@ func (b *builder) nodes() error {
 			parentPivot = b.pivots[parents[i]]
 		}
 		ex := o.extras
-		ex["objectId"] = o.node.ObjectID
+		ex["objectId"] = int64(o.node.ObjectID)
 		ex["block"] = o.block // the MDL block name; scene.Node.Kind is the normalised kind
-		ex["index"] = o.index
+		ex["index"] = int64(o.index)
 		ex["flags"] = nodeFlagNames(o.node.Flags, o.block)
-		ex["pivot"] = b.pivots[i]
+		ex["pivot"] = scene.Floats(b.pivots[i][:])
 		b.s.Nodes[i] = scene.Node{
 			Name: o.node.Name, Kind: o.kind, Parent: parents[i],
 			Translation: sub(b.pivots[i], parentPivot),
@@ -270,7 +270,7 @@ func (b *builder) textures() error {
 		tx := scene.Texture{
 			Path: t.Path, Replaceable: int(t.ReplaceableID),
 			WrapU: t.Flags&1 != 0, WrapV: t.Flags&2 != 0,
-			Extras: scene.Extras{"flags": t.Flags},
+			Extras: scene.Extras{"flags": uint64(t.Flags)},
 		}
 		if name := replaceableName(t.ReplaceableID); name != "" {
 			tx.Extras["replaceable"] = name
@@ -291,7 +291,7 @@ func (b *builder) materials() error {
 		mat := scene.Material{
 			Name: fmt.Sprintf("Material%d", i), BaseColor: [4]float32{1, 1, 1, 1}, Texture: -1,
 			AlphaMode: scene.AlphaOpaque,
-			Extras:    scene.Extras{"priorityPlane": m.PriorityPlane, "flags": m.Flags, "layers": m.Layers},
+			Extras:    scene.Extras{"priorityPlane": int64(m.PriorityPlane), "flags": uint64(m.Flags), "layers": plainList(m.Layers, (*Layer).plain)},
 		}
 		mat.Flags = materialFlagNames(m.Flags)
 		if len(m.Layers) == 0 {
@@ -362,8 +362,8 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 	mesh := &scene.Mesh{
 		Name: fmt.Sprintf("Geoset%d", gi), Material: -1, Skin: -1,
 		Extras: scene.Extras{
-			"geosetId": gi, "selectionGroup": g.SelectionGroup, "unselectable": g.SelectionFlags&4 != 0,
-			"extent": g.Extent,
+			"geosetId": int64(gi), "selectionGroup": uint64(g.SelectionGroup), "unselectable": g.SelectionFlags&4 != 0,
+			"extent": g.Extent.plain(),
 		},
 	}
 	idx, err := b.triangles(gi, g)
@@ -555,7 +555,7 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	}
 	mesh.Skin = 0
 	if maxK > 4 {
-		mesh.Extras["influenceSets"] = sets
+		mesh.Extras["influenceSets"] = int64(sets)
 	}
 	return nil
 }
@@ -599,12 +599,12 @@ func (b *builder) animations() error {
 			Name: sq.Name, Duration: float32(float64(w.Duration()) / 1000), Loop: !sq.NonLooping,
 			Start: float64(w.Start) / 1000, End: float64(w.End) / 1000,
 			Extras: scene.Extras{
-				"rarity": sq.Rarity, "moveSpeed": sq.MoveSpeed, "nonLooping": sq.NonLooping,
-				"syncPoint": sq.SyncPoint, "extent": sq.Extent, "interval": sq.Interval,
-				"hiddenGeosets": b.hiddenGeosets(w),
+				"rarity": scene.Float(sq.Rarity), "moveSpeed": scene.Float(sq.MoveSpeed), "nonLooping": sq.NonLooping,
+				"syncPoint": uint64(sq.SyncPoint), "extent": sq.Extent.plain(), "interval": scene.Uints(sq.Interval[:]),
+				"hiddenGeosets": scene.Ints(b.hiddenGeosets(w)),
 			},
 		}
-		var globals []scene.Extras
+		var globals []any
 		baked, capped := 0, 0
 		for ti, nt := range b.tracks {
 			c := &cuts[ti][si]
@@ -619,8 +619,8 @@ func (b *builder) animations() error {
 			a.Channels = append(a.Channels, ch)
 			if nt.tr.Global {
 				globals = append(globals, scene.Extras{
-					"node": nt.node, "path": string(nt.path), "globalSequence": nt.gseq,
-					"period": float64(nt.tr.Period) / 1000, "repeats": c.res.Repeats,
+					"node": int64(nt.node), "path": string(nt.path), "globalSequence": int64(nt.gseq),
+					"period": float64(nt.tr.Period) / 1000, "repeats": int64(c.res.Repeats),
 				})
 			}
 			if c.res.Baked {
@@ -635,10 +635,10 @@ func (b *builder) animations() error {
 			a.Extras["globalSequenceNote"] = GlobalSequenceNote
 		}
 		if baked > 0 {
-			a.Extras["bakedChannels"] = baked
+			a.Extras["bakedChannels"] = int64(baked)
 		}
 		if capped > 0 {
-			a.Extras["bakingCappedChannels"] = capped
+			a.Extras["bakingCappedChannels"] = int64(capped)
 			b.warn("sequence %q: %d channels hit the baking cap of %d samples or the time resolution", sq.Name, capped, anim.MaxBakedKeys)
 		}
 		b.s.Animations = append(b.s.Animations, a)
@@ -860,26 +860,26 @@ func (b *builder) modelExtras() {
 	m := b.m
 	ex := b.s.Extras
 	ex["model"] = scene.Extras{
-		"name": m.Name, "version": m.Version, "blendTime": m.BlendTime, "extent": m.Extent,
+		"name": m.Name, "version": uint64(m.Version), "blendTime": uint64(m.BlendTime), "extent": m.Extent.plain(),
 		"animationFile": m.AnimFile,
 	}
-	put := func(key string, n int, v any) {
+	put := func(key string, n int, v func() any) {
 		if n > 0 {
-			ex[key] = v
+			ex[key] = v()
 		}
 	}
-	put("sequences", len(m.Sequences), m.Sequences)
-	put("globalSequences", len(m.GlobalSequences), m.GlobalSequences)
-	put("geosetAnimations", len(m.GeosetAnims), m.GeosetAnims)
-	put("textureAnimations", len(m.TextureAnims), m.TextureAnims)
-	put("lights", len(m.Lights), m.Lights)
-	put("particleEmitters", len(m.ParticleEmitters), m.ParticleEmitters)
-	put("particleEmitters2", len(m.ParticleEmitters2), m.ParticleEmitters2)
-	put("ribbonEmitters", len(m.RibbonEmitters), m.RibbonEmitters)
-	put("cameras", len(m.Cameras), m.Cameras)
-	put("events", len(m.Events), m.Events)
-	put("collisionShapes", len(m.CollisionShapes), m.CollisionShapes)
-	put("attachments", len(m.Attachments), m.Attachments)
+	put("sequences", len(m.Sequences), func() any { return plainList(m.Sequences, (*Sequence).plain) })
+	put("globalSequences", len(m.GlobalSequences), func() any { return scene.Uints(m.GlobalSequences) })
+	put("geosetAnimations", len(m.GeosetAnims), func() any { return plainList(m.GeosetAnims, (*GeosetAnim).plain) })
+	put("textureAnimations", len(m.TextureAnims), func() any { return plainList(m.TextureAnims, (*TextureAnim).plain) })
+	put("lights", len(m.Lights), func() any { return plainList(m.Lights, (*Light).plain) })
+	put("particleEmitters", len(m.ParticleEmitters), func() any { return plainList(m.ParticleEmitters, (*ParticleEmitter).plain) })
+	put("particleEmitters2", len(m.ParticleEmitters2), func() any { return plainList(m.ParticleEmitters2, (*ParticleEmitter2).plain) })
+	put("ribbonEmitters", len(m.RibbonEmitters), func() any { return plainList(m.RibbonEmitters, (*RibbonEmitter).plain) })
+	put("cameras", len(m.Cameras), func() any { return plainList(m.Cameras, (*Camera).plain) })
+	put("events", len(m.Events), func() any { return plainList(m.Events, (*EventObject).plain) })
+	put("collisionShapes", len(m.CollisionShapes), func() any { return plainList(m.CollisionShapes, (*CollisionShape).plain) })
+	put("attachments", len(m.Attachments), func() any { return plainList(m.Attachments, (*Attachment).plain) })
 	if len(m.GlobalSequences) > 0 {
 		ex["globalSequenceNote"] = GlobalSequenceNote
 	}

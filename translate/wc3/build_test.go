@@ -381,10 +381,10 @@ func TestBuildScene(t *testing.T) {
 	if walk.Start != 1 || walk.End != 2.33 || walk.Duration != float32(1.33) || !walk.Loop || walk.Extras["moveSpeed"] != float32(270) {
 		t.Errorf("walk %+v", walk)
 	}
-	if h := walk.Extras["hiddenGeosets"].([]int); !slices.Equal(h, []int{0}) {
+	if h := walk.Extras["hiddenGeosets"].([]int64); !slices.Equal(h, []int64{0}) {
 		t.Errorf("walk hides %v, want [0]", h)
 	}
-	if h := s.Animations[0].Extras["hiddenGeosets"].([]int); len(h) != 0 {
+	if h := s.Animations[0].Extras["hiddenGeosets"].([]int64); len(h) != 0 {
 		t.Errorf("stand hides %v", h)
 	}
 	if s.Animations[2].Loop {

@@ -1,0 +1,268 @@
+package wc3
+
+import "github.com/modelfs/modelfs/translate/scene"
+
+// The model's records as extras: JSON-ready values (scene.Plain's forms) built field by field,
+// in the order and with the omissions their json tags give, so that no encoder reflects on
+// them. plain_test.go holds them equal to scene.Plain of the records.
+
+// record builds a scene.Object member by member.
+type record scene.Object
+
+func (o *record) put(key string, v any) { *o = append(*o, scene.Member{Key: key, Value: v}) }
+
+// track puts t under key unless t is nil (the fields are omitempty pointers).
+func (o *record) track(key string, t *Track) {
+	if t != nil {
+		o.put(key, t.plain())
+	}
+}
+
+func newRecord(n int) *record { o := make(record, 0, n); return &o }
+
+func (o *record) done() scene.Object { return scene.Object(*o) }
+
+func (o *record) node(n *Node) *record { n.members(o); return o }
+
+func (o *record) str(key, s string)                { o.put(key, s) }
+func (o *record) int(key string, v int32)          { o.put(key, int64(v)) }
+func (o *record) uint(key string, v uint32)        { o.put(key, uint64(v)) }
+func (o *record) uints(key string, v []uint32)     { o.put(key, scene.Uints(v)) }
+func (o *record) float(key string, f float32)      { o.put(key, scene.Float(f)) }
+func (o *record) floats(key string, v []float32)   { o.put(key, scene.Floats(v)) }
+func (o *record) vec3(key string, v *[3]float32)   { o.put(key, scene.Floats(v[:])) }
+func (o *record) vec3s(key string, v [][3]float32) { o.put(key, vec3s(v)) }
+func (o *record) extent(key string, e *Extent)     { o.put(key, e.plain()) }
+
+func vec3s(v [][3]float32) any {
+	if v == nil {
+		return nil
+	}
+	out := make([]any, len(v))
+	for i := range v {
+		out[i] = scene.Floats(v[i][:])
+	}
+	return out
+}
+
+func (t *Track) plain() scene.Object {
+	o := newRecord(6)
+	o.uint("interpolation", uint32(t.Interp))
+	o.int("globalSequence", t.GlobalSeq)
+	o.put("frames", scene.Ints(t.Frames))
+	o.floats("values", t.Values)
+	if len(t.InTans) > 0 {
+		o.floats("inTans", t.InTans)
+	}
+	if len(t.OutTans) > 0 {
+		o.floats("outTans", t.OutTans)
+	}
+	return o.done()
+}
+
+func (e *Extent) plain() scene.Object {
+	o := newRecord(3)
+	o.float("boundsRadius", e.BoundsRadius)
+	o.vec3("min", &e.Min)
+	o.vec3("max", &e.Max)
+	return o.done()
+}
+
+// members puts the node's fields, which every node record embeds first.
+func (n *Node) members(o *record) {
+	o.str("name", n.Name)
+	o.int("objectId", n.ObjectID)
+	o.int("parent", n.ParentID)
+	o.uint("flags", n.Flags)
+	o.track("translation", n.Translation)
+	o.track("rotation", n.Rotation)
+	o.track("scaling", n.Scaling)
+}
+
+func (s *Sequence) plain() scene.Object {
+	o := newRecord(7)
+	o.str("name", s.Name)
+	o.uints("interval", s.Interval[:])
+	o.float("moveSpeed", s.MoveSpeed)
+	o.put("nonLooping", s.NonLooping)
+	o.float("rarity", s.Rarity)
+	o.uint("syncPoint", s.SyncPoint)
+	o.extent("extent", &s.Extent)
+	return o.done()
+}
+
+func (l *Layer) plain() scene.Object {
+	o := newRecord(8)
+	o.uint("filterMode", l.FilterMode)
+	o.uint("shading", l.Shading)
+	o.int("textureId", l.TextureID)
+	o.int("textureAnimId", l.TextureAnimID)
+	o.uint("coordId", l.CoordID)
+	o.float("alpha", l.Alpha)
+	o.track("textureTrack", l.TextureTrack)
+	o.track("alphaTrack", l.AlphaTrack)
+	return o.done()
+}
+
+func (t *TextureAnim) plain() scene.Object {
+	o := newRecord(3)
+	o.track("translation", t.Translation)
+	o.track("rotation", t.Rotation)
+	o.track("scaling", t.Scaling)
+	return o.done()
+}
+
+func (g *GeosetAnim) plain() scene.Object {
+	o := newRecord(6)
+	o.float("alpha", g.Alpha)
+	o.uint("flags", g.Flags)
+	o.vec3("color", &g.Color)
+	o.int("geosetId", g.GeosetID)
+	o.track("alphaTrack", g.AlphaTrack)
+	o.track("colorTrack", g.ColorTrack)
+	return o.done()
+}
+
+func (l *Light) plain() scene.Object {
+	o := newRecord(22).node(&l.Node)
+	o.uint("type", l.Type)
+	o.float("attenuationStart", l.AttenuationStart)
+	o.float("attenuationEnd", l.AttenuationEnd)
+	o.vec3("color", &l.Color)
+	o.float("intensity", l.Intensity)
+	o.vec3("ambColor", &l.AmbColor)
+	o.float("ambIntensity", l.AmbIntensity)
+	o.track("attenuationStartTrack", l.AttenuationStartTrack)
+	o.track("attenuationEndTrack", l.AttenuationEndTrack)
+	o.track("colorTrack", l.ColorTrack)
+	o.track("intensityTrack", l.IntensityTrack)
+	o.track("ambIntensityTrack", l.AmbIntensityTrack)
+	o.track("ambColorTrack", l.AmbColorTrack)
+	o.track("visibility", l.Visibility)
+	return o.done()
+}
+
+func (a *Attachment) plain() scene.Object {
+	o := newRecord(10).node(&a.Node)
+	o.str("path", a.Path)
+	o.int("attachmentId", a.AttachmentID)
+	o.track("visibility", a.Visibility)
+	return o.done()
+}
+
+func (p *ParticleEmitter) plain() scene.Object {
+	o := newRecord(21).node(&p.Node)
+	o.float("emissionRate", p.EmissionRate)
+	o.float("gravity", p.Gravity)
+	o.float("longitude", p.Longitude)
+	o.float("latitude", p.Latitude)
+	o.str("path", p.Path)
+	o.float("lifeSpan", p.LifeSpan)
+	o.float("initVelocity", p.InitVelocity)
+	o.track("emissionRateTrack", p.EmissionRateTrack)
+	o.track("gravityTrack", p.GravityTrack)
+	o.track("longitudeTrack", p.LongitudeTrack)
+	o.track("latitudeTrack", p.LatitudeTrack)
+	o.track("lifeSpanTrack", p.LifeSpanTrack)
+	o.track("initVelocityTrack", p.InitVelocityTrack)
+	o.track("visibility", p.Visibility)
+	return o.done()
+}
+
+func (p *ParticleEmitter2) plain() scene.Object {
+	o := newRecord(38).node(&p.Node)
+	o.float("speed", p.Speed)
+	o.float("variation", p.Variation)
+	o.float("latitude", p.Latitude)
+	o.float("gravity", p.Gravity)
+	o.float("lifeSpan", p.LifeSpan)
+	o.float("emissionRate", p.EmissionRate)
+	o.float("width", p.Width)
+	o.float("length", p.Length)
+	o.uint("filterMode", p.FilterMode)
+	o.uint("rows", p.Rows)
+	o.uint("columns", p.Columns)
+	o.uint("headOrTail", p.HeadOrTail)
+	o.float("tailLength", p.TailLength)
+	o.float("time", p.Time)
+	o.put("segmentColor", vec3s(p.SegmentColor[:]))
+	o.put("segmentAlpha", scene.Uints(p.SegmentAlpha[:]))
+	o.vec3("segmentScaling", &p.SegmentScaling)
+	o.put("headIntervals", []any{scene.Uints(p.HeadIntervals[0][:]), scene.Uints(p.HeadIntervals[1][:])})
+	o.put("tailIntervals", []any{scene.Uints(p.TailIntervals[0][:]), scene.Uints(p.TailIntervals[1][:])})
+	o.int("textureId", p.TextureID)
+	o.uint("squirt", p.Squirt)
+	o.int("priorityPlane", p.PriorityPlane)
+	o.uint("replaceableId", p.ReplaceableID)
+	o.track("speedTrack", p.SpeedTrack)
+	o.track("variationTrack", p.VariationTrack)
+	o.track("latitudeTrack", p.LatitudeTrack)
+	o.track("gravityTrack", p.GravityTrack)
+	o.track("emissionRateTrack", p.EmissionRateTrack)
+	o.track("lengthTrack", p.LengthTrack)
+	o.track("widthTrack", p.WidthTrack)
+	o.track("visibility", p.Visibility)
+	return o.done()
+}
+
+func (r *RibbonEmitter) plain() scene.Object {
+	o := newRecord(24).node(&r.Node)
+	o.float("heightAbove", r.HeightAbove)
+	o.float("heightBelow", r.HeightBelow)
+	o.float("alpha", r.Alpha)
+	o.vec3("color", &r.Color)
+	o.float("lifeSpan", r.LifeSpan)
+	o.uint("textureSlot", r.TextureSlot)
+	o.uint("emissionRate", r.EmissionRate)
+	o.uint("rows", r.Rows)
+	o.uint("columns", r.Columns)
+	o.int("materialId", r.MaterialID)
+	o.float("gravity", r.Gravity)
+	o.track("heightAboveTrack", r.HeightAboveTrack)
+	o.track("heightBelowTrack", r.HeightBelowTrack)
+	o.track("alphaTrack", r.AlphaTrack)
+	o.track("colorTrack", r.ColorTrack)
+	o.track("textureSlotTrack", r.TextureSlotTrack)
+	o.track("visibility", r.Visibility)
+	return o.done()
+}
+
+func (c *Camera) plain() scene.Object {
+	o := newRecord(9)
+	o.str("name", c.Name)
+	o.vec3("position", &c.Position)
+	o.float("fieldOfView", c.FieldOfView)
+	o.float("farClip", c.FarClip)
+	o.float("nearClip", c.NearClip)
+	o.vec3("targetPosition", &c.TargetPosition)
+	o.track("translation", c.Translation)
+	o.track("rotation", c.Rotation)
+	o.track("targetTranslation", c.TargetTranslation)
+	return o.done()
+}
+
+func (e *EventObject) plain() scene.Object {
+	o := newRecord(9).node(&e.Node)
+	o.int("globalSequence", e.GlobalSeq)
+	if len(e.Frames) > 0 {
+		o.uints("frames", e.Frames)
+	}
+	return o.done()
+}
+
+func (c *CollisionShape) plain() scene.Object {
+	o := newRecord(10).node(&c.Node)
+	o.uint("type", c.Type)
+	o.vec3s("vertices", c.Vertices)
+	o.float("boundsRadius", c.BoundsRadius)
+	return o.done()
+}
+
+// plainList makes the JSON array of a record list.
+func plainList[T any](v []T, plain func(*T) scene.Object) []any {
+	out := make([]any, len(v))
+	for i := range v {
+		out[i] = plain(&v[i])
+	}
+	return out
+}
