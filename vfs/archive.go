@@ -310,6 +310,10 @@ func (v *ArchiveView) Release() {
 	}
 }
 
+// Key identifies the view's archives as they are (names, sizes, times): what its documents are
+// cached under.
+func (v *ArchiveView) Key() string { return v.key }
+
 // ModTime is the newest modification time of the archive files: every entry's time.
 func (v *ArchiveView) ModTime() time.Time { return v.mtime }
 

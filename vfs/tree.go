@@ -48,6 +48,29 @@ func Open(src string, opt Options) (*Tree, error) {
 	return t, nil
 }
 
+// SplitSource splits a SRC given to a front end into the folder to open as the tree and, when
+// SRC is an archive file, the archive's name in it: its members are then the whole tree shown.
+func SplitSource(src string) (dir, archive string) {
+	if st, err := os.Stat(src); err == nil && st.Mode().IsRegular() && mpq.IsArchiveName(src) {
+		return filepath.Dir(src), filepath.Base(src)
+	}
+	return src, ""
+}
+
+// Top returns the view every front end shows at the top of the tree, or nil when the top is
+// SRC's folder itself: the archive named (see SplitSource), or a game's data folder's archives
+// merged in load order.
+func (t *Tree) Top(archive string) (*ArchiveView, error) {
+	archives := t.MergedArchives()
+	if archive != "" {
+		archives = []string{archive}
+	}
+	if archives == nil {
+		return nil, nil
+	}
+	return t.OpenArchive(archives...)
+}
+
 // openDisk opens the disk tier in the cache directory and loads the tree's journal from it.
 func (t *Tree) openDisk(absSrc string) error {
 	d, err := cache.OpenDisk(cache.DiskOptions{Dir: t.opt.CacheDir, MaxBytes: t.opt.DiskCacheBytes})

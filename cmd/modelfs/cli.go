@@ -26,6 +26,7 @@ type cli struct {
 	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json, or one texture to .png."`
 	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
 	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json, every texture as .png (foreground; stop with Ctrl-C)."`
+	Serve   serveCmd   `cmd:"" help:"Serve a game tree over the network instead of mounting it: webdav."`
 	Cache   cacheCmd   `cmd:"" help:"Fill (warm), inspect (stats) or empty (clear) the persistent cache directory that mounts share."`
 }
 

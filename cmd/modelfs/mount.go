@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -26,8 +27,14 @@ type mountCmd struct {
 	Src pathArg `arg:"" help:"The game tree to show: a model folder, a game's data folder (its MPQ archives merged in load order), or one archive (.mpq .w3x .w3m)."`
 	Mnt pathArg `arg:"" help:"The directory to mount it on."`
 
-	Options     []string          `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
-	Debug       bool              `help:"Log every FUSE request and reply."`
+	Options []string `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
+	Debug   bool     `help:"Log every FUSE request and reply."`
+	treeFlags
+}
+
+// treeFlags are the flags of the tree every front end serves (mount, serve webdav): its
+// caches, the kinds it shows, how it reads archives and decoders' options.
+type treeFlags struct {
 	CacheSize   string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
 	CacheDir    pathArg           `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
 	DiskCache   string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB); the directory remembers it for the mounts and warms that name none (default: the directory's, else 1GiB)."`
@@ -74,38 +81,43 @@ func (c *mountCmd) options() (vfs.Options, error) {
 			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: ro, allow_other, default_permissions, nosuid, nodev, debug; see also --cache-size, --cache-dir, --disk-cache-size, --formats, --parallel)", o)}
 		}
 	}
+	return opt, c.treeFlags.options(&opt)
+}
+
+// options fills opt with what the tree flags ask for.
+func (c *treeFlags) options(opt *vfs.Options) error {
 	size, err := parseSize(c.CacheSize)
 	if err != nil {
-		return opt, &usageError{"--cache-size: " + err.Error()}
+		return &usageError{"--cache-size: " + err.Error()}
 	}
 	if size < minCacheBytes {
-		return opt, &usageError{fmt.Sprintf("--cache-size: %s is below the minimum of 16MiB", c.CacheSize)}
+		return &usageError{fmt.Sprintf("--cache-size: %s is below the minimum of 16MiB", c.CacheSize)}
 	}
 	opt.CacheBytes = size
 	if _, err := c.memoryLimit(size, func(string) string { return "" }); err != nil {
-		return opt, err
+		return err
 	}
 	if opt.MaxSourceSize, err = parseSize(c.MaxSource); err != nil {
-		return opt, &usageError{"--max-source-size: " + err.Error()}
+		return &usageError{"--max-source-size: " + err.Error()}
 	}
 	if opt.MaxSourceSize < 1<<20 || opt.MaxSourceSize > codec.MaxSourceSize {
-		return opt, &usageError{fmt.Sprintf("--max-source-size: %s is not between 1MiB and 512MiB", c.MaxSource)}
+		return &usageError{fmt.Sprintf("--max-source-size: %s is not between 1MiB and 512MiB", c.MaxSource)}
 	}
 	if opt.CacheDir, err = cacheDir(string(c.CacheDir), os.Getenv, os.UserHomeDir); err != nil {
-		return opt, err
+		return err
 	}
 	if opt.DiskCacheBytes, err = diskBudget(c.DiskCache); err != nil {
-		return opt, err
+		return err
 	}
 	if opt.Kinds, err = parseKinds(c.Formats); err != nil {
-		return opt, err
+		return err
 	}
 	if c.Parallel < 0 || c.Parallel > vfs.MaxParallelLimit {
-		return opt, &usageError{fmt.Sprintf("--parallel: %d is not between 1 and %d", c.Parallel, vfs.MaxParallelLimit)}
+		return &usageError{fmt.Sprintf("--parallel: %d is not between 1 and %d", c.Parallel, vfs.MaxParallelLimit)}
 	}
 	opt.MaxParallel = c.Parallel
 	if err := checkDecoderOptions(c.Decoder); err != nil {
-		return opt, err
+		return err
 	}
 	opt.DecoderOptions = c.Decoder
 	opt.Archives = vfs.ArchiveMode(c.Archives)
@@ -113,11 +125,29 @@ func (c *mountCmd) options() (vfs.Options, error) {
 	for _, lf := range c.ListFiles {
 		b, err := os.ReadFile(lf)
 		if err != nil {
-			return opt, &usageError{"--listfile: " + err.Error()}
+			return &usageError{"--listfile: " + err.Error()}
 		}
 		opt.ListFiles = append(opt.ListFiles, b)
 	}
-	return opt, nil
+	return nil
+}
+
+// setup gives opt a logger writing to w (debug lines too with debug) and gives the Go runtime
+// the memory limit the flags ask for.
+func (c *treeFlags) setup(opt *vfs.Options, w io.Writer, debugLog bool) error {
+	level := slog.LevelInfo
+	if debugLog {
+		level = slog.LevelDebug
+	}
+	opt.Logger = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	limit, err := c.memoryLimit(opt.CacheBytes, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if limit > 0 {
+		debug.SetMemoryLimit(limit)
+	}
+	return nil
 }
 
 // cacheDir returns the persistent cache directory the --cache-dir flag asks for: the flag's
@@ -167,7 +197,7 @@ const memoryHeadroom = 48 << 20
 // memoryLimit returns the soft memory limit to give the Go runtime for a cache of cacheBytes,
 // or 0 for none. Without a limit the collector lets the heap grow to twice what is live, so a
 // full cache would cost about twice its size in memory.
-func (c *mountCmd) memoryLimit(cacheBytes int64, getenv func(string) string) (int64, error) {
+func (c *treeFlags) memoryLimit(cacheBytes int64, getenv func(string) string) (int64, error) {
 	if getenv("GOMEMLIMIT") != "" {
 		return 0, nil // the runtime has read it already
 	}
@@ -228,19 +258,10 @@ func (c *mountCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	level := slog.LevelInfo
-	if opt.Debug {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-	opt.Logger = log
-	limit, err := c.memoryLimit(opt.CacheBytes, os.Getenv)
-	if err != nil {
+	if err := c.setup(&opt, e.stderr, opt.Debug); err != nil {
 		return err
 	}
-	if limit > 0 {
-		debug.SetMemoryLimit(limit)
-	}
+	log := opt.Logger
 
 	stop, unlisten := stopSignals()
 	defer unlisten()

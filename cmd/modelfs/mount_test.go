@@ -294,7 +294,7 @@ func TestMemoryLimit(t *testing.T) {
 		{flag: "lots", err: "--memory-limit"},
 	}
 	for _, tc := range cases {
-		c := &mountCmd{MemoryLimit: tc.flag}
+		c := &mountCmd{treeFlags: treeFlags{MemoryLimit: tc.flag}}
 		getenv := noEnv
 		if tc.env != "" {
 			getenv = func(k string) string {

@@ -18,7 +18,6 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
-	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -41,10 +40,7 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 		return nil, err
 	}
 	// An archive mounts as the tree of its members: the tree core is its folder's.
-	rootArchive := ""
-	if st, err := os.Stat(src); err == nil && st.Mode().IsRegular() && mpq.IsArchiveName(src) {
-		src, rootArchive = filepath.Dir(src), filepath.Base(src)
-	}
+	src, rootArchive := vfs.SplitSource(src)
 	absSrc, err := vfs.CheckDir(src)
 	if err != nil {
 		return nil, err
@@ -71,16 +67,10 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout, log: opt.Logger}
 	// The top is SRC's folder; or the archive mounted; or, for a game's data folder, the
 	// merged tree of its archives.
-	var view *vfs.ArchiveView
-	archives := tree.MergedArchives()
-	if rootArchive != "" {
-		archives = []string{rootArchive}
-	}
-	if archives != nil {
-		if view, err = tree.OpenArchive(archives...); err != nil {
-			tree.Close()
-			return nil, err
-		}
+	view, err := tree.Top(rootArchive)
+	if err != nil {
+		tree.Close()
+		return nil, err
 	}
 	newTop := func() gofs.InodeEmbedder {
 		if view != nil {

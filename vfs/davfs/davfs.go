@@ -1,0 +1,210 @@
+// Package davfs serves the tree core over WebDAV (golang.org/x/net/webdav), for the machines
+// where FUSE does not mount: the same tree as the mount — its files, archives and virtual
+// documents with exact sizes and the same bytes — read-only, with a plain HTML index for
+// browsers.
+package davfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/net/webdav"
+
+	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/vfs"
+)
+
+// Handler serves a tree over WebDAV.
+type Handler struct {
+	fs  *fileSystem
+	dav *webdav.Handler
+	log *slog.Logger
+}
+
+// New returns the handler serving tree, whose top is the view top (nil for SRC's folder: see
+// vfs.Tree.Top). It logs what fails on the tree's logger.
+func New(tree *vfs.Tree, top *vfs.ArchiveView) *Handler {
+	h := &Handler{fs: &fileSystem{tree: tree, top: top}, log: tree.Options().Logger}
+	h.dav = &webdav.Handler{
+		FileSystem: h.fs,
+		LockSystem: webdav.NewMemLS(), // never reached: LOCK is refused before
+		Logger: func(r *http.Request, err error) {
+			if err != nil {
+				h.logError(r, err)
+			}
+		},
+	}
+	return h
+}
+
+// readMethods are the methods served; every other one would change the tree, or is unknown.
+const readMethods = "OPTIONS, GET, HEAD, PROPFIND"
+
+// ServeHTTP answers one request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Server", "modelfs")
+	switch r.Method {
+	case http.MethodOptions:
+		// Class 1 only: without locking, Windows and macOS mount the share read-only.
+		w.Header().Set("Allow", readMethods)
+		w.Header().Set("DAV", "1")
+		w.Header().Set("MS-Author-Via", "DAV")
+		w.WriteHeader(http.StatusOK)
+	case http.MethodGet, http.MethodHead:
+		h.get(w, r)
+	case "PROPFIND":
+		if d := r.Header.Get("Depth"); d != "0" && d != "1" {
+			// A listing of the whole tree would translate every model in it.
+			w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="utf-8"?>`+"\n"+`<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>`+"\n")
+			return
+		}
+		h.dav.ServeHTTP(w, r)
+	case http.MethodPut, http.MethodDelete, http.MethodPost, http.MethodPatch, "MKCOL", "MOVE", "COPY", "PROPPATCH", "LOCK", "UNLOCK":
+		w.Header().Set("Allow", readMethods)
+		http.Error(w, "modelfs serves a read-only tree", http.StatusForbidden)
+	default:
+		w.Header().Set("Allow", readMethods)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// get answers GET and HEAD: a file or document with ranges and conditional requests, or a
+// folder's HTML index.
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	it, err := h.fs.resolve(r.URL.Path)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if it.dir {
+		defer it.release()
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			http.Redirect(w, r, (&url.URL{Path: r.URL.Path + "/"}).EscapedPath(), http.StatusMovedPermanently)
+			return
+		}
+		h.index(w, r, it)
+		return
+	}
+	f, err := it.open(ctx)
+	if err != nil {
+		it.release()
+		h.fail(w, r, err)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("ETag", f.fi.etag)
+	w.Header().Set("Content-Type", contentType(f.fi.name))
+	http.ServeContent(w, r, f.fi.name, f.fi.mtime, f)
+}
+
+var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>body{font-family:sans-serif}td{padding:0 1em}td.n{text-align:right}</style></head>
+<body><h1>{{.Title}}</h1>
+<table><tr><th>Name</th><th>Size</th><th>Modified</th></tr>
+{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td></tr>
+{{end}}{{range .Entries}}<tr><td><a href="{{.Href}}">{{.Name}}</a></td><td class="n">{{.Size}}</td><td>{{.Time}}</td></tr>
+{{end}}</table></body></html>
+`))
+
+// index writes a folder's listing as a plain HTML page: names, and the sizes and times of what
+// is not a virtual document (those are made when read, not to draw a page).
+func (h *Handler) index(w http.ResponseWriter, r *http.Request, it *item) {
+	type row struct{ Href, Name, Size, Time string }
+	var ents []vfs.Entry
+	var err error
+	if it.view != nil {
+		ents, err = it.view.List(it.rel)
+	} else if d, e := h.fs.tree.OpenDir(it.rel); e != nil {
+		err = e
+	} else {
+		ents, err = h.fs.tree.List(d, it.rel)
+		d.Close()
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rows := make([]row, 0, len(ents))
+	for _, e := range ents {
+		ro := row{Href: (&url.URL{Path: e.Name}).EscapedPath(), Name: e.Name}
+		if strings.Contains(e.Name, ":") { // keep a name like "a:b" relative
+			ro.Href = "./" + ro.Href
+		}
+		if !e.Virtual {
+			if child, err := h.fs.resolveChild(it, e.Name); err == nil {
+				if fi, err := child.stat(r.Context(), false); err == nil {
+					if fi.IsDir() {
+						ro.Href += "/"
+						ro.Name += "/"
+					} else {
+						ro.Size = fmt.Sprint(fi.Size())
+					}
+					ro.Time = fi.ModTime().UTC().Format(time.DateTime)
+				}
+				child.release()
+			}
+		}
+		rows = append(rows, ro)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if r.Method == http.MethodHead {
+		return
+	}
+	indexPage.Execute(w, struct {
+		Title   string
+		Parent  bool
+		Entries []row
+	}{"Index of " + it.name, it.name != "/", rows})
+}
+
+// fail answers a request that failed with err: the one place where errors become HTTP
+// statuses. What the server cannot serve (a model that does not translate, an unreadable
+// sector) is logged here, once per request.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := Status(err)
+	if status >= 500 {
+		h.logError(r, err)
+	}
+	http.Error(w, fmt.Sprintf("%s: %v", path.Clean("/"+r.URL.Path), err), status)
+}
+
+func (h *Handler) logError(r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrReadOnly) {
+		return
+	}
+	h.log.Warn("webdav", "method", r.Method, "path", r.URL.Path, "err", err)
+}
+
+// Status returns the HTTP status for an error of the tree.
+func Status(err error) int {
+	var te *vfs.TranslationError
+	switch {
+	case errors.As(err, &te) && errors.Is(te.Err, fs.ErrPermission):
+		return http.StatusForbidden
+	case errors.Is(err, codec.ErrTooLarge):
+		return http.StatusInsufficientStorage
+	case errors.As(err, &te):
+		return http.StatusInternalServerError
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), vfs.IsEscape(err):
+		return http.StatusNotFound
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, vfs.ErrReadOnly):
+		return http.StatusForbidden
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
