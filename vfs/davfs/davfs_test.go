@@ -30,7 +30,7 @@ func sampleTree(t *testing.T) string {
 }
 
 // serve serves src over WebDAV on a loopback port.
-func serve(t *testing.T, src string, opt vfs.Options) *httptest.Server {
+func serve(t testing.TB, src string, opt vfs.Options) *httptest.Server {
 	t.Helper()
 	dir, archive := vfs.SplitSource(src)
 	tree, err := vfs.Open(dir, opt)
