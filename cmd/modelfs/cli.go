@@ -23,6 +23,8 @@ const (
 
 // cli is the command-line grammar.
 type cli struct {
+	Version kong.VersionFlag `help:"Print the version and exit."`
+
 	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json, or one texture to .png."`
 	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
 	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json, every texture as .png (foreground; stop with Ctrl-C)."`
@@ -62,6 +64,7 @@ func parse(args []string, stdout, stderr io.Writer) (*kong.Context, error) {
 		kong.Name("modelfs"),
 		kong.Description("Open old game models with today's tools: shows ${model_formats} models as glTF, OBJ and JSON, and their textures as PNG."),
 		helpVars(),
+		kong.Vars{"version": versionText()},
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(int) { helped = true }),
 		kong.UsageOnError(),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -230,5 +231,32 @@ func TestHelpTextsCurrent(t *testing.T) {
 		if !strings.Contains(mount, kind) {
 			t.Errorf("mount --help does not name %s", kind)
 		}
+	}
+}
+
+// --version names the program, the translator's version and the toolchain.
+func TestVersion(t *testing.T) {
+	code, out, _ := runCLI(t, "--version")
+	if code != exitOK || !strings.HasPrefix(out, "modelfs ") || !strings.Contains(out, "translator ") {
+		t.Errorf("--version: exit %d: %q", code, out)
+	}
+}
+
+// info --json prints one JSON object with what the text summary says.
+func TestInfoJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "info", "--json", sample+"/Units/Swinger.mdx")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var m modelInfo
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if m.Format != "mdx" || m.Meshes == 0 || len(m.Animations) == 0 || m.Animations[0].Name != "Stand" || len(m.Textures) == 0 {
+		t.Errorf("summary: %+v", m)
+	}
+	code, out, errs = runCLI(t, "info", "--json", sample+"/Units/Nope.mdx")
+	if code == exitOK || out != "" || !strings.Contains(errs, "Nope.mdx") {
+		t.Errorf("a missing model: exit %d, %q, %q", code, out, errs)
 	}
 }
