@@ -326,9 +326,17 @@ func (e *encoder) vertexAccessor(start int, ct gltf.ComponentType, t gltf.Access
 	return e.accessor(gltf.Accessor{BufferView: e.index(v), ComponentType: ct, Type: t, Count: count, Min: lo, Max: hi})
 }
 
-// SyntheticRootName names the node added above the scene's roots when a skin's joints have no
-// common root (glTF requires one).
-const SyntheticRootName = "modelfs_root"
+// rootName names the node added above the scene's roots when a skin's joints have no common
+// root (glTF requires one): the model's file name without its extension, which Blender gives
+// the armature and, after the animation's name, each action ("Walk_Footman").
+func rootName(s *scene.Scene) string {
+	name := path.Base(s.Source.Path)
+	name = strings.TrimSuffix(name, path.Ext(name))
+	if name == "" || name == "." || name == "/" {
+		return "model"
+	}
+	return name
+}
 
 // nodes writes the scene nodes, then one node per mesh, then the synthetic root if one is
 // needed, and the single scene.
@@ -410,7 +418,7 @@ func (e *encoder) nodes() error {
 	}
 	if synthetic >= 0 {
 		sr := &nb[n+len(s.Meshes)]
-		*sr = gltf.Node{Name: SyntheticRootName, Children: roots, Extras: map[string]any{"kind": "synthetic_root"}}
+		*sr = gltf.Node{Name: rootName(s), Children: roots, Extras: map[string]any{"kind": "synthetic_root"}}
 		nodes = append(nodes, sr)
 		roots = []int{synthetic}
 	}

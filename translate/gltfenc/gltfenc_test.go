@@ -425,7 +425,7 @@ func TestRepairs(t *testing.T) {
 	s := repairScene()
 	doc := decode(t, encode(t, s, false))
 	n := len(s.Nodes) + len(s.Meshes)
-	if len(doc.Nodes) != n+1 || doc.Nodes[n].Name != SyntheticRootName {
+	if len(doc.Nodes) != n+1 || doc.Nodes[n].Name != rootName(s) || rootName(s) == "" {
 		t.Fatalf("%d nodes, want %d with the synthetic root last", len(doc.Nodes), n+1)
 	}
 	if got := doc.Nodes[n].Children; !slices.Equal(got, []int{0, 1, 6}) {

@@ -64,8 +64,12 @@ func IsNull(v any) bool {
 	return false
 }
 
-// MakePlain turns every extras value of s into its Plain form, in place.
+// MakePlain turns every extras value of s into its Plain form, in place, unless the decoder
+// says they are (PlainExtras).
 func (s *Scene) MakePlain() {
+	if s.PlainExtras {
+		return
+	}
 	plainExtras(s.Extras)
 	for i := range s.Nodes {
 		plainExtras(s.Nodes[i].Extras)

@@ -100,6 +100,9 @@ type Scene struct {
 	Extras Extras
 	// Warnings lists what the decoder tolerated or left out, each naming where in the source.
 	Warnings []string
+	// PlainExtras says the decoder put only plain values (see Plain) in every Extras, so that
+	// MakePlain has nothing to look at.
+	PlainExtras bool
 
 	release func() // set by OnRelease, run once by Release
 }

@@ -74,7 +74,8 @@ func Build(m *Model, src codec.Source, format string) (*scene.Scene, error) {
 			Path: src.Name, Format: format, Version: int(m.Version), Name: m.Name,
 			Axes: Axes, Unit: "Warcraft III units (about 100 per character height)", Scale: 1,
 		},
-		Extras: scene.Extras{},
+		Extras:      scene.Extras{},
+		PlainExtras: true, // plain.go; TestBuildExtrasPlain holds it
 	}
 	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations); err != nil {
 		return nil, err
