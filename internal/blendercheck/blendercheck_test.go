@@ -71,7 +71,7 @@ func TestBlenderImport(t *testing.T) {
 	dirs := []string{
 		mount(t, filepath.Join(repo, "testdata", "sample")),
 		mount(t, filepath.Join(repo, "testdata", "defects")), // defects real files carry
-		mount(t, filepath.Join(repo, "translate", "elem", "testdata")),
+		mount(t, filepath.Join(repo, "translate", "elem", "elemtest", "files")),
 	}
 	if dir := corpus.Optional(t); dir != "" {
 		dirs = append(dirs, mount(t, dir))

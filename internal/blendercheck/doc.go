@@ -1,5 +1,5 @@
 // Package blendercheck holds the test that opens modelfs output the way artists do: it mounts
-// the sample models (testdata/sample), the hand-written Elfreina fixtures (translate/elem/testdata)
+// the sample models (testdata/sample), the hand-written Elfreina fixtures (translate/elem/elemtest/files)
 // and the corpus (../shared/corpus) with the vfs package,
 // runs the Khronos glTF Validator over every .gltf and .glb read through the mounts, and runs
 // scripts/blender/check.py in headless Blender, which imports every .gltf, .glb and .obj of the

@@ -680,7 +680,8 @@ def scene_counts(kind, ignore_empty_meshes=False):
                             actions.add(s.action.name)
                             tracks[t.name] = max(tracks.get(t.name, 0.0), s.action.frame_range[1])
         got.update(bones=bones, nodes=bones + others, animations=len(tracks))
-        extra.update(armatures=len(armatures), actions=len(actions), tracks=tracks)
+        roots = [o.name for o in bpy.data.objects if o.get("kind") == "synthetic_root"]
+        extra.update(armatures=len(armatures), actions=len(actions), tracks=tracks, roots=roots)
     return got, extra
 
 
@@ -770,6 +771,13 @@ def check_file(path, args, root):
         if not ok:
             bad.append("variants")
         notes += animation_notes(doc["animations"], extra["tracks"])
+        # The root added above the model's roots is named after the model, so that Blender's
+        # armature and actions are too ("Walk_Footman"), not all alike across models.
+        stem = os.path.splitext(os.path.splitext(os.path.basename(path))[0])[0]
+        for r in extra["roots"]:
+            if not r.startswith(stem):
+                notes.append("root object %r is not named after the model %r" % (r, stem))
+                bad.append("root name")
         ok, note = motion_check(path, doc.get("bounds"))
         if note:
             notes.append(note)

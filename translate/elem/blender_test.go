@@ -2,6 +2,7 @@ package elem
 
 import (
 	"errors"
+	"github.com/modelfs/modelfs/translate/elem/elemtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,7 @@ import (
 func convertTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "textures"), os.DirFS(filepath.Join("testdata", "textures"))); err != nil {
+	if err := os.CopyFS(filepath.Join(dir, "textures"), os.DirFS(filepath.Join(elemtest.Dir, "textures"))); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range fixtures {

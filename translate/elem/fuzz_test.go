@@ -2,6 +2,7 @@ package elem
 
 import (
 	"errors"
+	"github.com/modelfs/modelfs/translate/elem/elemtest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // encode to every output kind; nothing may panic.
 func FuzzDecode(f *testing.F) {
 	for _, name := range fixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
+		data, err := os.ReadFile(filepath.Join(elemtest.Dir, name))
 		if err != nil {
 			f.Fatal(err)
 		}

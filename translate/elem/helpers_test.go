@@ -8,16 +8,17 @@ import (
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/elem/elemtest"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// fixtures lists the hand-written .elem files in testdata.
-var fixtures = []string{"cube.elem", "skinned.elem", "multimat.elem", "animated.elem"}
+// fixtures lists the hand-written .elem files (elemtest).
+var fixtures = elemtest.Names
 
-// source opens name under testdata as the mount would: with a confined opener and lister.
+// source opens the fixture name as the mount would: with a confined opener and lister.
 func source(t testing.TB, name string) codec.Source {
 	t.Helper()
-	r, err := os.OpenRoot("testdata")
+	r, err := os.OpenRoot(elemtest.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package meteor
 
 import (
+	"github.com/modelfs/modelfs/translate/meteor/meteortest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,7 +49,7 @@ func BenchmarkCorpusP0(b *testing.B) {
 
 // BenchmarkFixture translates the fixture character.
 func BenchmarkFixture(b *testing.B) {
-	benchTranslate(b, fixTree(), "pmodel/p9.skc", "pmodel/p9.skc", "pmodel/P9.BNC", "pmodel/p9.amb", "pmodel/P9.pos")
+	benchTranslate(b, meteortest.Tree(), "pmodel/p9.skc", "pmodel/p9.skc", "pmodel/P9.BNC", "pmodel/p9.amb", "pmodel/P9.pos")
 }
 
 // BenchmarkParsers measures each corpus file's parser alone.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/modelfs/modelfs/translate/meteor/meteortest"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ func mustDecode(t *testing.T, src codec.Source) *scene.Scene {
 
 func fixFiles() map[string][]byte {
 	out := map[string][]byte{}
-	for k, v := range fixTree() {
+	for k, v := range meteortest.Tree() {
 		out[k] = v.Data
 	}
 	return out
@@ -91,8 +92,8 @@ func TestCharacter(t *testing.T) {
 // TestFixture checks the fixture character end to end: skeleton, skin with five influences,
 // materials and textures, and one animation per usable pose.
 func TestFixture(t *testing.T) {
-	s := mustDecode(t, source(t, fixTree(), "pmodel/p9.skc"))
-	if len(s.Nodes) != fixBones+fixDummies || len(s.Skins) != 1 || len(s.Skins[0].Joints) != fixBones+fixDummies {
+	s := mustDecode(t, source(t, meteortest.Tree(), "pmodel/p9.skc"))
+	if len(s.Nodes) != meteortest.Bones+meteortest.Dummies || len(s.Skins) != 1 || len(s.Skins[0].Joints) != meteortest.Bones+meteortest.Dummies {
 		t.Fatalf("%d nodes, %d skins", len(s.Nodes), len(s.Skins))
 	}
 	// Parents by name, bN, dN-less NULL; d_base (declared after b) is the root.
@@ -168,7 +169,7 @@ func TestFixture(t *testing.T) {
 		t.Fatalf("animations %q, want %q", names, want)
 	}
 	a0 := s.Animations[0]
-	if !a0.Loop || len(a0.Channels) != 1+fixBones+2*fixDummies || math.Abs(float64(a0.Duration)-9.0/30) > 1e-6 {
+	if !a0.Loop || len(a0.Channels) != 1+meteortest.Bones+2*meteortest.Dummies || math.Abs(float64(a0.Duration)-9.0/30) > 1e-6 {
 		t.Errorf("Pose0: loop %v, %d channels, duration %v", a0.Loop, len(a0.Channels), a0.Duration)
 	}
 	// Pose 3 runs frames 11…20; the steps from frames 13…16 (the Action window, inclusive) take
@@ -194,7 +195,7 @@ func TestFixture(t *testing.T) {
 	if !hasWarning(s, "pose 4 names frames 30–50") || !hasWarning(s, "1 poses use the shared character.amb") {
 		t.Errorf("warnings %q", s.Warnings)
 	}
-	own, err := Decode(source(t, fixTree(), "pmodel/p9.skc")) // the extras as this package made them
+	own, err := Decode(source(t, meteortest.Tree(), "pmodel/p9.skc")) // the extras as this package made them
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,10 +238,10 @@ func TestDegraded(t *testing.T) {
 		mod(f)
 		return f
 	}
-	truncated := fixAMB()
+	truncated := meteortest.AMB()
 	truncated = truncated[:len(truncated)-7]
-	badMarker := fixAMB()
-	badMarker[ambHeader+2*(20+16*fixBones+33*fixDummies)] = 0
+	badMarker := meteortest.AMB()
+	badMarker[ambHeader+2*(20+16*meteortest.Bones+33*meteortest.Dummies)] = 0
 	for _, c := range []struct {
 		name       string
 		files      map[string][]byte
@@ -253,13 +254,13 @@ func TestDegraded(t *testing.T) {
 		{"no amb", bad(func(f map[string][]byte) { delete(f, "pmodel/p9.amb") }), "animation file p9.amb not found", 0, true},
 		{"truncated amb", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = truncated }), "truncated", 0, true},
 		{"frame marker", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = badMarker }), "frame 2: marker", 0, true},
-		{"bone count", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = fixAMBWith(5, 2, 40, 0) }), "has 5 bones, the skeleton", 0, true},
-		{"dummy count", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = fixAMBWith(6, 1, 40, 0) }), "dummies are not animated", 4, true},
-		{"short amb", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = fixAMBWith(6, 2, 15, 0) }), "pose 3 names frames 11–20", 1, true},
+		{"bone count", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = meteortest.AMBWith(5, 2, 40, 0) }), "has 5 bones, the skeleton", 0, true},
+		{"dummy count", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = meteortest.AMBWith(6, 1, 40, 0) }), "dummies are not animated", 4, true},
+		{"short amb", bad(func(f map[string][]byte) { f["pmodel/p9.amb"] = meteortest.AMBWith(6, 2, 15, 0) }), "pose 3 names frames 11–20", 1, true},
 		{"malformed pos", bad(func(f map[string][]byte) { f["pmodel/P9.pos"] = []byte("Pose 0\n{\n  Start x1\n}\n") }), "action table unusable", 1, true},
 		{"no pos", bad(func(f map[string][]byte) { delete(f, "pmodel/P9.pos") }), "the whole of pmodel/p9.amb is one animation", 1, true},
 		{"no textures", bad(func(f map[string][]byte) { delete(f, "texture/TEX01.tga") }), `texture "tex01.TGA": texture not found`, 4, true},
-		{"shared amb", bad(func(f map[string][]byte) { f["pmodel/Character.AMB"] = fixAMBWith(6, 2, 121, 0) }), "", 5, true},
+		{"shared amb", bad(func(f map[string][]byte) { f["pmodel/Character.AMB"] = meteortest.AMBWith(6, 2, 121, 0) }), "", 5, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := decodeTree(t, c.files, "pmodel/p9.skc")
@@ -281,7 +282,7 @@ func TestDegraded(t *testing.T) {
 
 // TestBadSkin: a broken .skc is a FormatError naming the file, the format and the line.
 func TestBadSkin(t *testing.T) {
-	good := string(fixSKC())
+	good := string(meteortest.SKC())
 	for _, c := range []struct{ name, data, want string }{
 		{"empty", "", "no static skin"},
 		{"truncated", good[:len(good)/2], "unexpected end of file"},
@@ -308,7 +309,7 @@ func TestBadSkin(t *testing.T) {
 // TestGolden compares the fixture's metadata with testdata/p9.skc.json (-update rewrites it) and
 // runs the glTF validator on its glTF.
 func TestGolden(t *testing.T) {
-	s := mustDecode(t, source(t, fixTree(), "pmodel/p9.skc"))
+	s := mustDecode(t, source(t, meteortest.Tree(), "pmodel/p9.skc"))
 	doc, err := translate.Encode(s, translate.JSON, translate.EncodeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -317,14 +318,14 @@ func TestGolden(t *testing.T) {
 		t.Fatalf("metadata does not match the schema: %v", err)
 	}
 	golden.Testdata(t, "p9.skc.json", doc)
-	again, _ := translate.Encode(mustDecode(t, source(t, fixTree(), "pmodel/p9.skc")), translate.JSON, translate.EncodeOptions{})
+	again, _ := translate.Encode(mustDecode(t, source(t, meteortest.Tree(), "pmodel/p9.skc")), translate.JSON, translate.EncodeOptions{})
 	if !bytes.Equal(doc, again) {
 		t.Error("two decodes gave different metadata")
 	}
 	// The validator reads the .gltf beside the fixture tree, as the mount serves it, so that
 	// the image URI (../texture/face01.JPG) resolves.
 	dir := t.TempDir()
-	for name, f := range fixTree() {
+	for name, f := range meteortest.Tree() {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -333,7 +334,7 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	src := source(t, fixTree(), "pmodel/p9.skc")
+	src := source(t, meteortest.Tree(), "pmodel/p9.skc")
 	var paths []string
 	for _, k := range []translate.Kind{translate.GLTF, translate.GLB, translate.OBJ, translate.MTL} {
 		s := mustDecode(t, src)
@@ -388,7 +389,7 @@ func TestBindPoseFromFrame0(t *testing.T) {
 			binary.LittleEndian.PutUint32(amb[off:], math.Float32bits(x))
 			s := decodeTree(t, files, "pmodel/p9.skc")
 			_, refined := s.Extras["skeleton"].(scene.Extras)["bindPose"]
-			want := float32(fixSkeleton[0].pivot[0])
+			want := float32(meteortest.Skeleton[0].Pivot[0])
 			if c.refined {
 				want = x
 			}

@@ -2,6 +2,7 @@ package meteor
 
 import (
 	"errors"
+	"github.com/modelfs/modelfs/translate/meteor/meteortest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,7 @@ func FuzzBNC(f *testing.F) {
 func FuzzAMB(f *testing.F) {
 	files := fixFiles()
 	f.Add(files["pmodel/p9.amb"])
-	f.Add(fixAMBWith(6, 2, 3, 7))
+	f.Add(meteortest.AMBWith(6, 2, 3, 7))
 	for _, d := range corpusSeeds(f, ".amb") {
 		f.Add(d)
 	}

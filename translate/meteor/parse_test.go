@@ -3,6 +3,7 @@ package meteor
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/modelfs/modelfs/translate/meteor/meteortest"
 	"math"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func wantFormatError(t *testing.T, err error, format, msg string, line int, offs
 }
 
 func TestParseBNC(t *testing.T) {
-	sk, err := ParseBNC(fixBNC(), "p9.bnc")
+	sk, err := ParseBNC(meteortest.BNC(), "p9.bnc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestParseBNC(t *testing.T) {
 }
 
 func TestParseAMB(t *testing.T) {
-	data := fixAMBWith(6, 2, 5, 10)
+	data := meteortest.AMBWith(6, 2, 5, 10)
 	a, err := ParseAMB(data, "x.amb")
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestParseAMB(t *testing.T) {
 	if d := a.Dummy(0, 1); d.Parent != "b2" || d.Pos != [3]float32{0, 0, 2} {
 		t.Errorf("dummy %+v", d)
 	}
-	if p := a.RootPos(3); p != fixRoot(13) {
+	if p := a.RootPos(3); p != meteortest.Root(13) {
 		t.Errorf("root %v", p)
 	}
 	stride := 20 + 16*6 + 33*2
@@ -137,7 +138,7 @@ func TestParseAMB(t *testing.T) {
 }
 
 func TestParsePOS(t *testing.T) {
-	pt, err := ParsePOS(fixPOS(), "x.pos")
+	pt, err := ParsePOS(meteortest.POS(), "x.pos")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package meteor
 
 import (
 	"fmt"
+	"github.com/modelfs/modelfs/translate/meteor/meteortest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func checkPosLexer(t *testing.T, data []byte) {
 
 // TestPosLexer checks the .pos tokenizer against the general lexer, on real and random text.
 func TestPosLexer(t *testing.T) {
-	checkPosLexer(t, fixPOS())
+	checkPosLexer(t, meteortest.POS())
 	if data, err := os.ReadFile(filepath.Join(corpus.RepoRoot(t), "..", "shared", "corpus", "meteor", "pmodel", "P0.pos")); err == nil {
 		checkPosLexer(t, data)
 	}
@@ -80,7 +81,7 @@ func TestPosLexer(t *testing.T) {
 }
 
 func FuzzPosLexer(f *testing.F) {
-	f.Add(fixPOS())
+	f.Add(meteortest.POS())
 	f.Add([]byte("Pose 1 # c\r\n{\t\"a\",b=c\x00}\n\"open"))
 	f.Fuzz(checkPosLexer)
 }
