@@ -17,13 +17,20 @@ import (
 
 // convertCmd is `modelfs convert`.
 type convertCmd struct {
-	In        pathArg           `arg:"" help:"Model file to translate (${model_exts}), or texture to convert (${texture_exts}); a path through an archive (Data/patch.MPQ/Creature/x.m2) names a member."`
-	Out       pathArg           `short:"o" required:"" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it."`
+	In        pathArg           `arg:"" help:"Model file to translate (${model_exts}), or texture to convert (${texture_exts}); a path through an archive (Data/patch.MPQ/Creature/x.m2) names a member. With -r: a game tree (a folder, a game's data folder, or an archive)."`
+	Dest      pathArg           `arg:"" optional:"" name:"outdir" help:"With -r: the folder to write the documents to (or -o)."`
+	Out       pathArg           `short:"o" help:"Output file; its extension (.gltf .glb .obj .json .mtl, or .png for a texture) picks the output kind. An .obj gets its .mtl written beside it. With -r: the output folder."`
 	Root      pathArg           `help:"Root of the game tree that companion paths (textures) are relative to; the model's name in the output is its path under this root. Default: the model's directory."`
 	Embed     bool              `name:"embed-textures" help:"Put the images into the .gltf itself instead of writing them beside it (a .glb always embeds them)."`
 	ListFiles []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
 	Game      pathArg           `placeholder:"DIR" help:"For a model inside an archive (a map): a game's install or data folder whose archives hold the stock textures it names, searched after the archive's own files."`
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
+
+	Recursive bool     `short:"r" help:"Convert a whole tree: every document the mount would show, under the mount's names and with its bytes, into the output folder; a second run writes only what changed."`
+	Kinds     []string `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"With -r: the kinds to write, comma-separated (default: all)."`
+	Jobs      int      `short:"j" help:"With -r: translations running at once (default: the number of CPUs)."`
+	Progress  string   `default:"auto" enum:"auto,bar,lines" help:"With -r: a progress bar (bar), a line per tenth done (lines), or a bar on a terminal and lines elsewhere (auto)."`
+	CacheDir  pathArg  `placeholder:"DIR" help:"With -r: the persistent cache the mount uses, which lets a second run skip the translations (default: as for mount; off: none)."`
 }
 
 // checkDecoderOptions refuses decoder options no format declares, or with values it refuses.
@@ -114,6 +121,12 @@ func openModel(in, rootDir, game string, listfiles []string) (*opened, error) {
 
 // Run translates the input and writes the output file(s).
 func (c *convertCmd) Run(e *env) error {
+	if c.Recursive {
+		return c.runTree(e)
+	}
+	if c.Out == "" || c.Dest != "" {
+		return &usageError{"convert: give the output file with -o (or convert -r SRC OUTDIR for a whole tree)"}
+	}
 	kind, ok := translate.KindOf(strings.ToLower(filepath.Ext(string(c.Out))))
 	if !ok {
 		return &usageError{fmt.Sprintf("cannot tell the output kind from %q: use .gltf, .glb, .obj, .mtl or .json", string(c.Out))}

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/vfs"
+)
+
+// convert -r: every document the mount would show of a tree, written to a folder under the
+// mount's names, by the tree core the mount serves from (so the bytes are the mount's).
+
+// treeDoc is one document to write.
+type treeDoc struct {
+	out  string           // its path under the output folder, slash-separated
+	src  string           // its source, in the tree or in view
+	kind translate.Kind   //
+	view *vfs.ArchiveView // the archive the source is in, or nil
+}
+
+// treeConvert walks a tree and writes its documents.
+type treeConvert struct {
+	tree *vfs.Tree
+	dest string
+	docs []treeDoc
+}
+
+// runTree is `convert -r SRC OUTDIR`.
+func (c *convertCmd) runTree(e *env) error {
+	dest := string(c.Out)
+	if dest == "" {
+		dest = string(c.Dest)
+	}
+	if dest == "" {
+		return &usageError{"convert -r: name the output folder (convert -r SRC OUTDIR)"}
+	}
+	if c.Jobs < 0 {
+		return &usageError{fmt.Sprintf("--jobs: %d is negative", c.Jobs)}
+	}
+	if err := checkDecoderOptions(c.Decoder); err != nil {
+		return err
+	}
+	kinds, err := parseKinds(c.Kinds)
+	if err != nil {
+		return err
+	}
+	opt := vfs.Options{Kinds: kinds, MaxParallel: c.Jobs, DecoderOptions: c.Decoder, Game: string(c.Game)}
+	if opt.CacheDir, err = cacheDir(string(c.CacheDir), os.Getenv, os.UserHomeDir); err != nil {
+		return err
+	}
+	for _, lf := range c.ListFiles {
+		b, err := os.ReadFile(lf)
+		if err != nil {
+			return &usageError{"--listfile: " + err.Error()}
+		}
+		opt.ListFiles = append(opt.ListFiles, b)
+	}
+	src, archive := vfs.SplitSource(string(c.In))
+	absSrc, err := vfs.CheckDir(src)
+	if err != nil {
+		return err
+	}
+	absDest, err := filepath.Abs(dest)
+	if err != nil {
+		return err
+	}
+	if absDest == absSrc || strings.HasPrefix(absDest, absSrc+string(filepath.Separator)) {
+		return &usageError{fmt.Sprintf("convert -r: the output folder %s is inside the tree %s, which is never written to", dest, src)}
+	}
+	opt.Logger = discardLogger()
+	tree, err := vfs.Open(absSrc, opt)
+	if err != nil {
+		return err
+	}
+	defer tree.Close()
+	w := &treeConvert{tree: tree, dest: absDest}
+	top, err := tree.Top(archive)
+	if err != nil {
+		return err
+	}
+	if top != nil {
+		err = w.walkArchive(top, ".", "")
+	} else {
+		err = w.walkDir(".")
+	}
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prog := newProgress(e.stderr, len(w.docs), c.Progress)
+	var (
+		mu       sync.Mutex
+		failures []string
+		written  int
+		next     = make(chan treeDoc)
+		wg       sync.WaitGroup
+	)
+	start := time.Now()
+	for range tree.Options().MaxParallel {
+		wg.Go(func() {
+			for d := range next {
+				wrote, err := w.write(ctx, d)
+				mu.Lock()
+				if err != nil && ctx.Err() == nil {
+					failures = append(failures, fmt.Sprintf("%s: %v", d.out, err))
+				}
+				if wrote {
+					written++
+				}
+				prog.step(d.out, err)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, d := range w.docs {
+		select {
+		case next <- d:
+			continue
+		case <-ctx.Done():
+		}
+		break
+	}
+	close(next)
+	wg.Wait()
+	prog.finish()
+	fmt.Fprintf(e.stdout, "%d documents of %s in %s: %d written, %d up to date, %d failed\n", len(w.docs), string(c.In),
+		time.Since(start).Round(10*time.Millisecond), written, len(w.docs)-written-len(failures), len(failures))
+	slices.Sort(failures)
+	for i, f := range failures {
+		if i == maxListedFailures {
+			fmt.Fprintf(e.stdout, "  … and %d more\n", len(failures)-i)
+			break
+		}
+		fmt.Fprintf(e.stdout, "  %s\n", f)
+	}
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
+	if len(failures) > 0 {
+		return fmt.Errorf("%d documents could not be made", len(failures))
+	}
+	return nil
+}
+
+// walkDir lists the documents of the tree's folder rel and of its subfolders and archives.
+// Symlinks to folders are not followed (a loop would never end); a symlink to a model is
+// translated as the mount does.
+func (w *treeConvert) walkDir(rel string) error {
+	dir, err := w.tree.OpenDir(rel)
+	if err != nil {
+		return err
+	}
+	ents, err := w.tree.List(dir, rel)
+	dir.Close()
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p := path.Join(rel, e.Name)
+		switch {
+		case e.Virtual:
+			srcName, kind, _ := w.tree.Virtual(e.Name)
+			w.docs = append(w.docs, treeDoc{out: p, src: path.Join(rel, srcName), kind: kind})
+		case e.Archive:
+			if v, err := w.tree.OpenArchive(p); err == nil {
+				if err := w.walkArchive(v, ".", p); err != nil {
+					return err
+				}
+			}
+		case e.Type.IsDir():
+			if err := w.walkDir(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// walkArchive lists the documents of the folder rel of an archive shown at prefix.
+func (w *treeConvert) walkArchive(v *vfs.ArchiveView, rel, prefix string) error {
+	ents, err := v.List(rel)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p := path.Join(rel, e.Name)
+		switch {
+		case e.Virtual:
+			srcName, kind, _ := w.tree.Virtual(e.Name)
+			w.docs = append(w.docs, treeDoc{out: path.Join(prefix, p), src: path.Join(rel, srcName), kind: kind, view: v})
+		case e.Type.IsDir():
+			if err := w.walkArchive(v, p, prefix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// write makes the document d and writes it, unless the output already holds it: it reports
+// whether it wrote. An output whose size and time are those of the document's current version
+// (as a cache knows them) is up to date without translating; else the document is made, and
+// an output with the same bytes is left alone. Outputs get the time of their version: the
+// newest of the source and of everything its translation read.
+func (w *treeConvert) write(ctx context.Context, d treeDoc) (bool, error) {
+	dst := filepath.Join(w.dest, filepath.FromSlash(d.out))
+	size, mtime, known := w.known(d)
+	old, err := os.Stat(dst)
+	if known && err == nil && old.Size() == size && old.ModTime().Equal(mtime) {
+		return false, nil
+	}
+	data, mtime, err := w.document(ctx, d)
+	if err != nil {
+		return false, err
+	}
+	if old != nil && old.Mode().IsRegular() && old.Size() == int64(len(data)) {
+		if cur, err := os.ReadFile(dst); err == nil && bytes.Equal(cur, data) {
+			if !old.ModTime().Equal(mtime) {
+				os.Chtimes(dst, mtime, mtime)
+			}
+			return false, nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return false, err
+	}
+	if err := writeAtomic(dst, data); err != nil {
+		return false, err
+	}
+	return true, os.Chtimes(dst, mtime, mtime)
+}
+
+// known returns the size and time of the document d when a cache knows them without
+// translating.
+func (w *treeConvert) known(d treeDoc) (int64, time.Time, bool) {
+	if d.view != nil {
+		size, ok := d.view.KnownSize(d.src, d.kind)
+		return size, d.view.ModTime(), ok
+	}
+	fi, err := w.tree.SourceInfo(d.src)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	v := w.tree.Current(d.src, fi)
+	if v == nil || !v.Has(d.kind) {
+		return 0, time.Time{}, false
+	}
+	return v.Size(d.kind), versionTime(fi, v), true
+}
+
+// document makes the document d, returning its bytes and time.
+func (w *treeConvert) document(ctx context.Context, d treeDoc) ([]byte, time.Time, error) {
+	if d.view != nil {
+		data, err := d.view.Document(ctx, d.src, d.kind)
+		return data, d.view.ModTime(), err
+	}
+	fi, err := w.tree.SourceInfo(d.src)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	v, data, err := w.tree.Document(ctx, d.src, fi, d.kind, vfs.NeedBytes)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return data, versionTime(fi, v), nil
+}
+
+// versionTime is the time the mount shows for a document: the newest of the source's and of
+// every file its translation read.
+func versionTime(fi fs.FileInfo, v *vfs.Version) time.Time {
+	return time.Unix(0, max(fi.ModTime().UnixNano(), v.ModTime()))
+}
+
+// progress shows how far convert -r is: a bar on a terminal, else a line at every tenth done
+// and one per failure.
+type progress struct {
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	total int
+	done  int
+}
+
+func newProgress(w io.Writer, total int, mode string) *progress {
+	p := &progress{w: w, total: total}
+	if mode == "bar" || mode == "auto" && isTerminal(w) {
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription("converting"), progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString("files"),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+	}
+	return p
+}
+
+func (p *progress) step(name string, err error) {
+	p.done++
+	if p.bar != nil {
+		p.bar.Set(p.done)
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(p.w, "failed: %s: %v\n", name, err)
+	}
+	if tenth := max(p.total/10, 1); p.done%tenth == 0 || p.done == p.total {
+		fmt.Fprintf(p.w, "converted %d/%d\n", p.done, p.total)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}
+
+// discardLogger drops what the tree core logs: convert -r reports failures itself.
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
