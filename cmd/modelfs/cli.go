@@ -53,6 +53,7 @@ func (p *pathArg) Decode(ctx *kong.DecodeContext) error {
 // env is what subcommands get to run with.
 type env struct {
 	stdout, stderr io.Writer
+	args           []string // the command line as parsed (after the fstab form's rewriting)
 }
 
 // parse parses args into a cli without exiting the process. It returns the kong context, or
@@ -127,6 +128,9 @@ func negativeSize(args []string) error {
 
 // run executes the command line and returns the process exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	if a, ok := fstabArgs(args); ok {
+		args = a
+	}
 	ctx, err := parse(args, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "modelfs: %v\n", err)
@@ -135,7 +139,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if ctx == nil {
 		return exitOK
 	}
-	if err := ctx.Run(&env{stdout: stdout, stderr: stderr}); err != nil {
+	if err := ctx.Run(&env{stdout: stdout, stderr: stderr, args: args}); err != nil {
 		fmt.Fprintf(stderr, "modelfs: %v\n", err)
 		return exitCode(err)
 	}

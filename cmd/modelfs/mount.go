@@ -27,8 +27,9 @@ type mountCmd struct {
 	Src pathArg `arg:"" help:"The game tree to show: a model folder, a game's data folder (its MPQ archives merged in load order), or one archive (.mpq .w3x .w3m)."`
 	Mnt pathArg `arg:"" help:"The directory to mount it on."`
 
-	Options []string `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
-	Debug   bool     `help:"Log every FUSE request and reply."`
+	Options    []string `short:"o" placeholder:"OPT" help:"Mount options, comma-separated or repeated: allow_other, debug; ro, default_permissions, nosuid, nodev are always on; rw is refused."`
+	Debug      bool     `help:"Log every FUSE request and reply."`
+	Background bool     `help:"Mount in the background: exit once the mount answers (with the reason when it cannot mount), logging to the system log. The fstab form (modelfs SRC MNT -o …) does so unless given -f."`
 	treeFlags
 }
 
@@ -63,25 +64,94 @@ const (
 )
 
 // options turns the command line into mount options. It does nothing else, so that the flag
-// grammar can be tested without mounting.
+// grammar can be tested without mounting. -o carries, besides the FUSE options, every tree flag
+// as key=value (cache_size=1G, cache_dir=/srv/cache, formats=gltf+json …) for fstab, and
+// accepts and ignores the options mount(8) and mount.fuse3 pass to every file system.
 func (c *mountCmd) options() (vfs.Options, error) {
 	opt := vfs.Options{Debug: c.Debug}
 	for _, o := range c.Options {
-		switch o = strings.TrimSpace(o); o {
-		case "":
-		case "ro", "default_permissions", "nosuid", "nodev":
-			// Always in effect.
-		case "allow_other":
+		key, value, hasValue := strings.Cut(strings.TrimSpace(o), "=")
+		switch {
+		case key == "":
+		case hasValue:
+			if err := c.treeFlags.set(key, value); err != nil {
+				return opt, err
+			}
+		case ignoredMountOption(key):
+		case key == "allow_other":
 			opt.AllowOther = true
-		case "debug":
+		case key == "debug":
 			opt.Debug = true
-		case "rw":
-			return opt, &usageError{"-o rw: modelfs is read-only"}
+		case key == "rw":
+			return opt, &usageError{"-o rw: modelfs is read-only (use ro, or leave it out)"}
 		default:
-			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: ro, allow_other, default_permissions, nosuid, nodev, debug; see also --cache-size, --cache-dir, --disk-cache-size, --formats, --parallel)", o)}
+			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: allow_other, debug, and the tree flags as key=value: cache_size=, cache_dir=, disk_cache_size=, formats=, parallel=, max_source_size=, memory_limit=, archives=, listfile=, game=, option=NAME=VALUE)", o)}
 		}
 	}
 	return opt, c.treeFlags.options(&opt)
+}
+
+// ignoredMountOption reports whether o is an option that mount(8), mount.fuse3 or an fstab line
+// pass to every file system and that changes nothing here: the mount is always read-only,
+// nosuid and nodev, and libfuse 3 dropped nonempty (a mount point need not be empty).
+func ignoredMountOption(o string) bool {
+	switch o {
+	case "ro", "default_permissions", "nosuid", "nodev", "suid", "dev", "exec", "noexec", "auto", "noauto",
+		"user", "users", "nouser", "owner", "group", "_netdev", "nofail", "defaults", "atime", "noatime",
+		"relatime", "strictatime", "nodiratime", "diratime", "async", "sync", "nonempty", "allow_root":
+		return true
+	}
+	return strings.HasPrefix(o, "x-") || strings.HasPrefix(o, "comment=")
+}
+
+// set sets the tree flag key (as -o spells it: cache_size, formats …) to value. In formats, +
+// or : separates the kinds (a comma would end the option).
+func (c *treeFlags) set(key, value string) error {
+	switch key {
+	case "cache_size":
+		c.CacheSize = value
+	case "cache_dir":
+		c.CacheDir = pathArg(value)
+	case "disk_cache_size":
+		c.DiskCache = value
+	case "formats":
+		c.Formats = strings.FieldsFunc(value, func(r rune) bool { return r == '+' || r == ':' })
+	case "parallel":
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return &usageError{fmt.Sprintf("-o parallel=%s: not a number", value)}
+		}
+		c.Parallel = n
+	case "max_source_size":
+		c.MaxSource = value
+	case "memory_limit":
+		c.MemoryLimit = value
+	case "archives":
+		switch value {
+		case "auto", "folders", "merged", "off":
+		default:
+			return &usageError{fmt.Sprintf("-o archives=%s: want auto, folders, merged or off", value)}
+		}
+		c.Archives = value
+	case "listfile":
+		c.ListFiles = append(c.ListFiles, value)
+	case "game":
+		c.Game = pathArg(value)
+	case "option":
+		name, v, ok := strings.Cut(value, "=")
+		if !ok {
+			return &usageError{fmt.Sprintf("-o option=%s: want option=NAME=VALUE", value)}
+		}
+		if c.Decoder == nil {
+			c.Decoder = map[string]string{}
+		}
+		c.Decoder[name] = v
+	case "fsname", "subtype":
+		// Names mount.fuse3 may pass; the mount names itself.
+	default:
+		return &usageError{fmt.Sprintf("-o %s=%s: unknown mount option", key, value)}
+	}
+	return nil
 }
 
 // options fills opt with what the tree flags ask for.
@@ -254,12 +324,26 @@ func parseSize(s string) (int64, error) {
 // Run mounts SRC on MNT and serves it in the foreground until a stop signal (then unmounts,
 // retrying while the mount is busy) or until it is unmounted from outside.
 func (c *mountCmd) Run(e *env) error {
+	report := newBackgroundReport()
+	if c.Background && !report.active() {
+		return startBackground(e.args, e.stderr)
+	}
+	err := c.run(e, report)
+	report.done(err) // when it failed before mounting
+	return err
+}
+
+// run mounts and serves; report learns when the mount answers.
+func (c *mountCmd) run(e *env, report *backgroundReport) error {
 	opt, err := c.options()
 	if err != nil {
 		return err
 	}
 	if err := c.setup(&opt, e.stderr, opt.Debug); err != nil {
 		return err
+	}
+	if report.active() {
+		opt.Logger = backgroundLogger(opt.Debug)
 	}
 	log := opt.Logger
 
@@ -270,8 +354,9 @@ func (c *mountCmd) Run(e *env) error {
 	defer signal.Stop(usr1)
 	srv, err := fusefs.Mount(string(c.Src), string(c.Mnt), opt)
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot mount %s on %s: %w", string(c.Src), string(c.Mnt), err)
 	}
+	report.done(nil)
 wait:
 	for {
 		select {
