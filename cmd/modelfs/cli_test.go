@@ -31,7 +31,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"--help"}, exitOK, "", "convert"},
 		{[]string{"convert", "--help"}, exitOK, "", "--root"},
 		{[]string{}, exitUsage, "expected", ""},
-		{[]string{"convert", "x.mdx"}, exitUsage, "missing flags: --out", ""},
+		{[]string{"convert", "x.mdx"}, exitUsage, "give the output file with -o", ""},
 		{[]string{"bogus"}, exitUsage, "unexpected argument", ""},
 		{[]string{"convert", filepath.Join(sample, "Units/Crate.mdx"), "-o", filepath.Join(t.TempDir(), "x.fbx")}, exitUsage, "cannot tell the output kind", ""},
 		{[]string{"convert", "/no/such/file.mdx", "-o", "x.gltf"}, exitIO, "no such file", ""},
