@@ -91,11 +91,7 @@ func (c *cacheWarmCmd) Run(e *env) error {
 			return
 		}
 		if bar == nil {
-			bar = progressbar.NewOptions(ev.Total, progressbar.OptionSetWriter(e.stderr),
-				progressbar.OptionSetDescription("translating"), progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(), progressbar.OptionSetItsString("files"),
-				progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish())
+			bar = newBar(e.stderr, ev.Total, "translating")
 		}
 		bar.Set(ev.Done)
 	})
@@ -131,6 +127,15 @@ type warmFailed struct{ n int }
 
 func (e *warmFailed) Error() string {
 	return fmt.Sprintf("%d models or textures could not be translated", e.n)
+}
+
+// newBar returns the progress bar of the commands that work through a whole tree.
+func newBar(w io.Writer, total int, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("files"),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())
 }
 
 // isTerminal reports whether w is a terminal.

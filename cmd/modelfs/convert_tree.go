@@ -302,11 +302,7 @@ type progress struct {
 func newProgress(w io.Writer, total int, mode string) *progress {
 	p := &progress{w: w, total: total}
 	if mode == "bar" || mode == "auto" && isTerminal(w) {
-		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("converting"), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("files"),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish())
+		p.bar = newBar(w, total, "converting")
 	}
 	return p
 }

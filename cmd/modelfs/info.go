@@ -151,37 +151,29 @@ func archiveSummary(name string, a *mpq.Archive) archiveInfo {
 	return out
 }
 
-// printInfo writes a short human-readable summary of s.
+// printInfo writes a short human-readable summary of s: what --json prints, as text.
 func printInfo(e *env, s *scene.Scene, f *codec.Format) {
 	w := e.stdout
-	fmt.Fprintf(w, "%s: %s", s.Source.Path, f.Description)
-	if s.Source.Version != 0 {
-		fmt.Fprintf(w, ", version %d", s.Source.Version)
+	m := modelSummary(s, f)
+	fmt.Fprintf(w, "%s: %s", m.Path, m.Description)
+	if m.Version != 0 {
+		fmt.Fprintf(w, ", version %d", m.Version)
 	}
-	if s.Source.Name != "" {
-		fmt.Fprintf(w, ", model %q", s.Source.Name)
+	if m.Name != "" {
+		fmt.Fprintf(w, ", model %q", m.Name)
 	}
 	fmt.Fprintln(w)
-	verts, tris := 0, 0
-	for _, m := range s.Meshes {
-		verts += len(m.Positions)
-		tris += len(m.Indices) / 3
-	}
-	joints := 0
-	for _, sk := range s.Skins {
-		joints += len(sk.Joints)
-	}
 	fmt.Fprintf(w, "  meshes %d, vertices %d, triangles %d, materials %d, textures %d\n",
-		len(s.Meshes), verts, tris, len(s.Materials), len(s.Textures))
-	fmt.Fprintf(w, "  nodes %d, joints %d, animations %d\n", len(s.Nodes), joints, len(s.Animations))
-	for _, a := range s.Animations {
+		m.Meshes, m.Vertices, m.Triangles, m.Materials, len(m.Textures))
+	fmt.Fprintf(w, "  nodes %d, joints %d, animations %d\n", m.Nodes, m.Joints, len(m.Animations))
+	for _, a := range m.Animations {
 		loop := ""
 		if a.Loop {
 			loop = ", looping"
 		}
 		fmt.Fprintf(w, "    %-24s %7.3f s%s\n", a.Name, a.Duration, loop)
 	}
-	for _, t := range s.Textures {
+	for _, t := range m.Textures {
 		switch {
 		case t.Path != "":
 			fmt.Fprintf(w, "  texture %s\n", t.Path)
@@ -189,9 +181,9 @@ func printInfo(e *env, s *scene.Scene, f *codec.Format) {
 			fmt.Fprintf(w, "  texture (replaceable %d)\n", t.Replaceable)
 		}
 	}
-	if n := len(s.Warnings); n > 0 {
+	if n := len(m.Warnings); n > 0 {
 		fmt.Fprintf(w, "  %d warning(s):\n", n)
-		for i, msg := range s.Warnings {
+		for i, msg := range m.Warnings {
 			if i == 10 {
 				fmt.Fprintf(w, "    … and %d more (see the .json output)\n", n-10)
 				break
