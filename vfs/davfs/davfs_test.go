@@ -323,3 +323,24 @@ func TestAuth(t *testing.T) {
 		}
 	}
 }
+
+// An archive that cannot be opened (truncated, not an MPQ) is served as the plain file it is;
+// a name below it is not there.
+func TestBadArchive(t *testing.T) {
+	src := sampleTree(t)
+	junk := []byte("MPQ\x1a truncated")
+	if err := os.WriteFile(filepath.Join(src, "Broken.mpq"), junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, src, vfs.Options{})
+	if resp, got := do(t, "GET", srv.URL+"/Broken.mpq", nil, ""); resp.StatusCode != 200 || !bytes.Equal(got, junk) {
+		t.Errorf("bad archive: %s %q", resp.Status, got)
+	}
+	if resp, _ := do(t, "GET", srv.URL+"/Broken.mpq/Units/x.mdx", nil, ""); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a name inside a bad archive: %s", resp.Status)
+	}
+	resp, body := do(t, "PROPFIND", srv.URL+"/", map[string]string{"Depth": "1"}, "")
+	if resp.StatusCode != http.StatusMultiStatus || !bytes.Contains(body, []byte("<D:href>/Broken.mpq</D:href>")) {
+		t.Errorf("listing: %s\n%s", resp.Status, body)
+	}
+}
