@@ -1,7 +1,6 @@
 package vfs
 
 import (
-	"fmt"
 	"os"
 	"os/user"
 	"path"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Who may read a virtual file: no one the source tree would stop. A virtual file is made of its
@@ -95,25 +92,23 @@ func (f *Tree) stateOf(name string) (fileState, bool) {
 }
 
 // whereAndACL returns the real path inside SRC of the open file, when it is not name, and
-// whether the file has an access ACL. A file whose real path cannot be told is taken to be
-// where its name says only when SRC itself cannot be told either (no /proc).
+// whether the file has an access ACL. A file whose real path cannot be told (no /proc, or a
+// system that does not say) is taken to be where its name says.
 func (f *Tree) whereAndACL(file *os.File, name string) (real string, acl bool) {
-	fd := int(file.Fd())
-	if n, err := unix.Fgetxattr(fd, "system.posix_acl_access", nil); err == nil && n > 0 {
-		acl = true
-	}
+	acl = hasACL(file)
 	if f.realSrc == "" {
 		return "", acl
 	}
-	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	p, err := openedPath(file)
 	if err != nil {
 		return "", acl
 	}
 	rel, err := filepath.Rel(f.realSrc, p)
+	rel = filepath.ToSlash(rel)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return ".", acl // not inside SRC as the mount knows it: its folders are the root's
 	}
-	if rel = filepath.ToSlash(rel); rel != name {
+	if rel != name {
 		return rel, acl
 	}
 	return "", acl
@@ -150,13 +145,12 @@ func (f *Tree) dirAccess(dir string) (identity, bool, bool) {
 	if ok && ds.id == id {
 		return id, ds.acl, true
 	}
-	d, err := f.root.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	d, err := f.root.OpenFile(dir, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return identity{}, false, false
 	}
-	n, err := unix.Fgetxattr(int(d.Fd()), "system.posix_acl_access", nil)
+	ds = dirState{id: id, acl: hasACL(d)}
 	d.Close()
-	ds = dirState{id: id, acl: err == nil && n > 0}
 	f.mu.Lock()
 	f.dirACLs.put(dir, ds)
 	f.mu.Unlock()

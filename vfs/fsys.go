@@ -135,12 +135,12 @@ func (f *Tree) sourceInfo(src string) (fs.FileInfo, error) {
 // waiting for a writer. The root is opened through the directory's descriptor, so it is the
 // directory that was checked.
 func (f *Tree) openDir(rel string) (*os.Root, error) {
-	d, err := f.root.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	d, err := f.root.OpenFile(rel, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
-	r, err := os.OpenRoot(fmt.Sprintf("/proc/self/fd/%d", d.Fd()))
+	r, err := rootAt(f.root, d, rel)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", rel, err)
 	}

@@ -35,11 +35,7 @@ type identity struct {
 
 func identityOf(fi fs.FileInfo) identity {
 	id := identity{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.ctime = st.Ctim.Nano()
-		id.ino, id.dev = st.Ino, uint64(st.Dev)
-		id.mode, id.uid, id.gid = st.Mode, st.Uid, st.Gid
-	}
+	statIdentity(&id, fi)
 	return id
 }
 
@@ -272,7 +268,7 @@ func (f *Tree) list(dir string) (*listing, error) {
 		f.dirs.mu.Unlock()
 		return l, nil
 	}
-	d, err := f.root.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0) // never a FIFO's open
+	d, err := f.root.OpenFile(dir, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0) // never a FIFO's open
 	if err != nil {
 		return nil, err
 	}
@@ -374,4 +370,12 @@ func (f *Tree) fold(name string) (string, bool) {
 		dir = path.Join(dir, m)
 	}
 	return dir, true
+}
+
+// FileKey returns what tells a file apart from others and from its earlier versions beyond its
+// size and mtime: its device, inode and ctime (in ns) from fi's stat; zeros where the system
+// does not say.
+func FileKey(fi fs.FileInfo) (dev, ino uint64, ctime int64) {
+	id := identityOf(fi)
+	return id.dev, id.ino, id.ctime
 }

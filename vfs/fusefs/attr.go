@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package fusefs
 
 import (
@@ -43,8 +45,8 @@ func (n *passNode) attrOf(out *fuse.AttrOut) syscall.Errno {
 
 // same reports whether fi is of the entry the node mirrors.
 func (n *passNode) same(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return !ok || n.dev == 0 && n.ino == 0 || uint64(st.Dev) == n.dev && st.Ino == n.ino
+	dev, ino, _ := vfs.FileKey(fi)
+	return dev == 0 && ino == 0 || n.dev == 0 && n.ino == 0 || dev == n.dev && ino == n.ino
 }
 
 // Getattr reports the directory's attributes as in SRC.

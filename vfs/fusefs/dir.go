@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package fusefs
 
 import (
@@ -12,6 +14,8 @@ import (
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"github.com/modelfs/modelfs/vfs"
 )
 
 // Lookup finds name in SRC, or, when there is no such entry, a virtual document beside a model.
@@ -95,10 +99,7 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 // passChild returns the node for an entry of SRC, reusing the known one while it is the same
 // entry, so that the kernel keeps its inode (and cached pages) across lookups.
 func (n *dirNode) passChild(ctx context.Context, name, rel string, fi fs.FileInfo) *gofs.Inode {
-	var dev, ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		dev, ino = st.Dev, st.Ino
-	}
+	dev, ino, _ := vfs.FileKey(fi)
 	mode := fileType(fi.Mode())
 	if ch := n.GetChild(name); ch != nil && ch.Mode() == mode {
 		if p, ok := ch.Operations().(interface{ pass() *passNode }); ok {

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package fusefs
 
 import (
@@ -77,9 +79,7 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 			return arcRoot(m, view)
 		}
 		top := &dirNode{passNode{node: node{m: m, rel: "."}}}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			top.dev, top.ino = st.Dev, st.Ino
-		}
+		top.dev, top.ino, _ = vfs.FileKey(fi)
 		return top
 	}
 	neg := opt.NegativeTimeout
@@ -92,7 +92,7 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 		// (one round trip per batch instead of one per entry for `ls -l`). Lookup never
 		// translates; a virtual file whose size is not cached yet is answered with attribute
 		// timeout 0, so its size is asked for (and computed) only when someone stats it.
-		DirectMountFlags: syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV,
+		DirectMountFlags: directMountFlags,
 		Debug:            opt.Debug,
 		Logger:           log.New(&slogWriter{opt.Logger}, "", 0),
 	}
@@ -241,10 +241,11 @@ func unescapeMountinfo(s string) string {
 }
 
 // LazyUnmount detaches the mount at dir at once, even while files in it are open (they keep
-// working until closed): umount2 with MNT_DETACH as root, else fusermount3 -uz.
+// working until closed, where the system allows): umount2 with MNT_DETACH as root, else
+// fusermount3 -uz.
 func LazyUnmount(dir string) error {
 	if os.Geteuid() == 0 {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err == nil || !errors.Is(err, syscall.EPERM) {
+		if err := syscall.Unmount(dir, lazyUnmountFlags); err == nil || !errors.Is(err, syscall.EPERM) {
 			return err
 		}
 	}

@@ -1,10 +1,11 @@
+//go:build linux || darwin
+
 package fusefs
 
 import (
 	"io/fs"
 	"log/slog"
 	"sync"
-	"syscall"
 	"time"
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
@@ -55,9 +56,7 @@ type identity struct {
 
 func identityOf(fi fs.FileInfo) identity {
 	id := identity{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.dev, id.ino, id.ctime = uint64(st.Dev), st.Ino, st.Ctim.Nano()
-	}
+	id.dev, id.ino, id.ctime = vfs.FileKey(fi)
 	return id
 }
 
