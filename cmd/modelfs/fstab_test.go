@@ -55,6 +55,8 @@ func TestMountOptionsForFstab(t *testing.T) {
 // `modelfs SRC MNT -o OPTIONS`, which puts itself in the background once the mount answers —
 // and unmounts with umount(8); a bad SRC fails the mount with the reason and a non-zero status.
 // mount(8) looks for the program in a fixed PATH: the test links it into /usr/local/bin (root).
+// Under CI (a fresh machine) the line goes into /etc/fstab itself and mounts with `mount MNT`;
+// elsewhere into a file of its own, `mount -T FILE MNT`.
 func TestFstab(t *testing.T) {
 	need := func(ok bool, why string) {
 		if ok {
@@ -91,10 +93,9 @@ func TestFstab(t *testing.T) {
 		t.Fatal(err)
 	}
 	mnt := t.TempDir()
-	fstab := filepath.Join(t.TempDir(), "fstab")
-	line := src + " " + mnt + " fuse.modelfs ro,allow_other,nonempty,cache_dir=" + t.TempDir() + ",formats=gltf+json 0 0\n"
-	os.WriteFile(fstab, []byte(line), 0o644)
-	if out, err := exec.Command("mount", "-T", fstab, mnt).CombinedOutput(); err != nil {
+	fstab := newFstab(t)
+	line := src + " " + mnt + " fuse.modelfs ro,noauto,allow_other,nonempty,cache_dir=" + t.TempDir() + ",formats=gltf+json 0 0\n"
+	if out, err := exec.Command("mount", fstab.args(t, line, mnt)...).CombinedOutput(); err != nil {
 		t.Fatalf("mount %s: %v\n%s", line, err, out)
 	}
 	mounted := true
@@ -127,8 +128,7 @@ func TestFstab(t *testing.T) {
 	}
 
 	// A bad SRC: the background start fails with the reason.
-	os.WriteFile(fstab, []byte("/nonexistent/tree "+mnt+" fuse.modelfs ro 0 0\n"), 0o644)
-	out, err := exec.Command("mount", "-T", fstab, mnt).CombinedOutput()
+	out, err := exec.Command("mount", fstab.args(t, "/nonexistent/tree "+mnt+" fuse.modelfs ro,noauto 0 0\n", mnt)...).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "/nonexistent/tree") {
 		t.Errorf("mount of a bad SRC: %v\n%s", err, out)
 	}
@@ -136,4 +136,52 @@ func TestFstab(t *testing.T) {
 		exec.Command("umount", "-l", mnt).Run()
 		t.Error("a bad SRC got mounted")
 	}
+}
+
+// testFstab is the fstab a test's lines go into: /etc/fstab under CI, restored when the test
+// ends, else a file of the test's own.
+type testFstab struct {
+	path string
+	orig []byte // /etc/fstab as it was
+	own  bool   // path is the test's own file, given to mount -T
+}
+
+func newFstab(t *testing.T) *testFstab {
+	if os.Getenv("CI") != "true" {
+		return &testFstab{path: filepath.Join(t.TempDir(), "fstab"), own: true}
+	}
+	f := &testFstab{path: "/etc/fstab"}
+	orig, err := os.ReadFile(f.path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err == nil && orig == nil {
+		orig = []byte{} // there, empty: restored as such
+	}
+	f.orig = orig
+	t.Cleanup(func() {
+		if orig == nil {
+			os.Remove(f.path)
+		} else if err := os.WriteFile(f.path, f.orig, 0o644); err != nil {
+			t.Errorf("restoring /etc/fstab: %v", err)
+		}
+	})
+	return f
+}
+
+// args puts line in the fstab (in place of the test's earlier one) and returns mount(8)'s
+// arguments that mount mnt from it.
+func (f *testFstab) args(t *testing.T, line, mnt string) []string {
+	t.Helper()
+	content := append(slices.Clone(f.orig), line...)
+	if len(f.orig) > 0 && f.orig[len(f.orig)-1] != '\n' {
+		content = append(append(slices.Clone(f.orig), '\n'), line...)
+	}
+	if err := os.WriteFile(f.path, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f.own {
+		return []string{"-T", f.path, mnt}
+	}
+	return []string{mnt}
 }
