@@ -25,8 +25,8 @@ const (
 type cli struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
-	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json, or one texture to .png."`
-	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file."`
+	Convert convertCmd `cmd:"" help:"Translate one model file to .gltf, .glb, .obj (+ .mtl) or .json, or one texture to .png; with -r, a whole tree into a folder."`
+	Info    infoCmd    `cmd:"" help:"Print a short summary of a model file or an archive (--json: as JSON)."`
 	Mount   mountCmd   `cmd:"" help:"Mount a game tree read-only, every model beside its source as .gltf, .glb, .obj, .mtl and .json, every texture as .png (foreground; stop with Ctrl-C)."`
 	Serve   serveCmd   `cmd:"" help:"Serve a game tree over the network instead of mounting it: webdav."`
 	Cache   cacheCmd   `cmd:"" help:"Fill (warm), inspect (stats) or empty (clear) the persistent cache directory that mounts share."`
