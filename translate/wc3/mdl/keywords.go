@@ -224,16 +224,38 @@ var keywordNames = [...]string{
 	kwStatic: "Static",
 }
 
-// keywords maps each keyword's lower-case spelling to it.
-var keywords = func() map[string]kw {
-	m := make(map[string]kw, len(keywordNames))
+// The keywords' lower-case spellings in an open-addressing hash table, probed with the FNV-1a
+// hash keyword computes while it lowers an identifier's case: one pass over the bytes where a
+// map would hash them again.
+const keywordSlots = 512 // a power of two, about three times the keywords
+
+var keywordLower, keywordTable = func() (lower [len(keywordNames)]string, table [keywordSlots]kw) {
 	for k, name := range keywordNames {
-		if name != "" {
-			m[strings.ToLower(name)] = kw(k)
+		if name == "" {
+			continue
 		}
+		lower[k] = strings.ToLower(name)
+		h := fnv1a(lower[k])
+		for table[h%keywordSlots] != kwUnknown {
+			h++
+		}
+		table[h%keywordSlots] = kw(k)
 	}
-	return m
+	return lower, table
 }()
+
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+func fnv1a(s string) uint32 {
+	h := uint32(fnvOffset)
+	for i := range len(s) {
+		h = (h ^ uint32(s[i])) * fnvPrime
+	}
+	return h
+}
 
 // keyword looks up an identifier, ignoring ASCII case, without allocating.
 func keyword(b []byte) kw {
@@ -241,11 +263,18 @@ func keyword(b []byte) kw {
 	if len(b) > len(buf) {
 		return kwUnknown
 	}
+	h := uint32(fnvOffset)
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		buf[i] = c
+		h = (h ^ uint32(c)) * fnvPrime
 	}
-	return keywords[string(buf[:len(b)])] // kwUnknown when absent
+	for ; ; h++ {
+		k := keywordTable[h%keywordSlots]
+		if k == kwUnknown || keywordLower[k] == string(buf[:len(b)]) {
+			return k
+		}
+	}
 }
