@@ -438,9 +438,8 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 		w.err = errNotPlain
 		return b
 	}
-	if isNilSlice(v) {
-		return append(b, "null"...) // as encoding/json writes a nil slice
-	}
+	// A nil slice is written null, as encoding/json writes it (arrayOrNull, orNull); maps
+	// write their own null.
 	switch x := v.(type) {
 	case nil:
 		b = append(b, "null"...)
@@ -473,23 +472,23 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	case float32:
 		b = w.float32(b, x)
 	case []string:
-		b = w.strings(b, x)
+		b = orNull(b, x, w.strings)
 	case []bool:
-		b = array(w, b, x, strconv.AppendBool)
+		b = arrayOrNull(w, b, x, strconv.AppendBool)
 	case []int:
 		b = w.ints(b, x)
 	case []int64:
-		b = array(w, b, x, func(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) })
+		b = arrayOrNull(w, b, x, func(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) })
 	case []uint64:
-		b = array(w, b, x, func(b []byte, n uint64) []byte { return strconv.AppendUint(b, n, 10) })
+		b = arrayOrNull(w, b, x, func(b []byte, n uint64) []byte { return strconv.AppendUint(b, n, 10) })
 	case []uint32:
-		b = w.uint32s(b, x)
+		b = orNull(b, x, w.uint32s)
 	case []int32:
-		b = array(w, b, x, func(b []byte, n int32) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		b = arrayOrNull(w, b, x, func(b []byte, n int32) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	case []float64:
-		b = w.floats(b, x)
+		b = orNull(b, x, w.floats)
 	case []float32:
-		b = w.float32s(b, x)
+		b = orNull(b, x, w.float32s)
 	case [3]float64:
 		b = w.floats(b, x[:])
 	case [4]float64:
@@ -503,7 +502,7 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	case [2]uint32:
 		b = w.uint32s(b, x[:])
 	case []any:
-		b = array(w, b, x, func(b []byte, e any) []byte { return w.anyValue(b, e, depth+1) })
+		b = arrayOrNull(w, b, x, func(b []byte, e any) []byte { return w.anyValue(b, e, depth+1) })
 	case scene.Object:
 		b = append(b, '{')
 		for i, m := range x {
@@ -524,17 +523,12 @@ func (w *jsonWriter) anyValue(b []byte, v any, depth int) []byte {
 	return b
 }
 
-// isNilSlice reports whether v is a nil slice or map of one of the types anyValue writes.
-func isNilSlice(v any) bool {
-	switch x := v.(type) {
-	case []int:
-		return x == nil
-	case []int32:
-		return x == nil
-	case []uint32:
-		return x == nil
+// orNull writes null for a nil list, else the list with write.
+func orNull[T any](b []byte, list []T, write func([]byte, []T) []byte) []byte {
+	if list == nil {
+		return append(b, "null"...)
 	}
-	return v != nil && scene.IsNull(v)
+	return write(b, list)
 }
 
 // mapValue writes m as encoding/json writes a map with string keys: null when nil, else the
