@@ -48,12 +48,18 @@ func plainValue(v any, depth int) (value, error) {
 		return arrayOf(x, boolean), nil
 	case []string:
 		return strs(x), nil
+	case []int32:
+		return arrayOf(x, func(n int32) value { return integer(int64(n)) }), nil
 	case []int64:
 		return arrayOf(x, integer), nil
+	case []uint32:
+		return arrayOf(x, func(n uint32) value { return uinteger(uint64(n)) }), nil
 	case []uint64:
 		return arrayOf(x, uinteger), nil
 	case []float32:
 		return f32s(x...), nil
+	case [3]float32:
+		return f32s(x[:]...), nil
 	case []float64:
 		return arrayOf(x, func(f float64) value { return float(f, 64) }), nil
 	case []any:

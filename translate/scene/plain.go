@@ -24,7 +24,8 @@ type Member struct {
 // encoders write, without reflection:
 //
 //	nil, bool, string, int64, uint64, float32, float64 (finite: NaN and infinities become nil)
-//	[]bool, []string, []int64, []uint64, []float32, []float64, []any (not nil: a nil slice is nil)
+//	[]bool, []string, []int32, []int64, []uint32, []uint64, []float32, []float64, []any (not nil:
+//	a nil slice is nil), [3]float32 (finite: a vector, held without a slice's header)
 //	Object, and Extras or map[string]any (written with their keys sorted)
 //
 // Plain turns any value into one: structs into Objects following encoding/json's rules for
@@ -46,7 +47,11 @@ func IsNull(v any) bool {
 		return x == nil
 	case []string:
 		return x == nil
+	case []int32:
+		return x == nil
 	case []int64:
+		return x == nil
+	case []uint32:
 		return x == nil
 	case []uint64:
 		return x == nil
@@ -110,7 +115,11 @@ func isPlain(v any, depth int) bool {
 		return x != nil // a nil slice is written null: Plain makes it nil
 	case []string:
 		return x != nil
+	case []int32:
+		return x != nil
 	case []int64:
+		return x != nil
+	case []uint32:
 		return x != nil
 	case []uint64:
 		return x != nil
@@ -120,6 +129,8 @@ func isPlain(v any, depth int) bool {
 		return finite(x)
 	case []float32:
 		return x != nil && !slices.ContainsFunc(x, func(f float32) bool { return !finite(float64(f)) })
+	case [3]float32:
+		return finite(float64(x[0])) && finite(float64(x[1])) && finite(float64(x[2]))
 	case []float64:
 		return x != nil && !slices.ContainsFunc(x, func(f float64) bool { return !finite(f) })
 	case []any:
@@ -183,6 +194,9 @@ func plain(v reflect.Value, depth int) any {
 		}
 		return plainArray(v, depth)
 	case reflect.Array:
+		if t.Len() == 3 && t.Elem().Kind() == reflect.Float32 {
+			return Vec3(&[3]float32{float32(v.Index(0).Float()), float32(v.Index(1).Float()), float32(v.Index(2).Float())})
+		}
 		return plainArray(v, depth)
 	case reflect.Map:
 		if v.IsNil() {
@@ -212,13 +226,25 @@ func plainArray(v reflect.Value, depth int) any {
 			out[i] = v.Index(i).String()
 		}
 		return out
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case reflect.Int32:
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(v.Index(i).Int())
+		}
+		return out
+	case reflect.Uint32:
+		out := make([]uint32, n)
+		for i := range out {
+			out[i] = uint32(v.Index(i).Uint())
+		}
+		return out
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int64:
 		out := make([]int64, n)
 		for i := range out {
 			out[i] = v.Index(i).Int()
 		}
 		return out
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint64, reflect.Uintptr:
 		out := make([]uint64, n)
 		for i := range out {
 			out[i] = v.Index(i).Uint()
@@ -477,6 +503,31 @@ func Floats(v []float32) any {
 			}
 			return out
 		}
+	}
+	return v
+}
+
+// Vec3 returns v as a plain value: a [3]float32, or an []any holding nil for each NaN or
+// infinity when v has any.
+func Vec3(v *[3]float32) any {
+	if finite(float64(v[0])) && finite(float64(v[1])) && finite(float64(v[2])) {
+		return *v
+	}
+	return Floats(v[:])
+}
+
+// Int32s returns v as a plain value, sharing its memory: nil for a nil slice.
+func Int32s(v []int32) any {
+	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// Uint32s returns v as a plain value, sharing its memory: nil for a nil slice.
+func Uint32s(v []uint32) any {
+	if v == nil {
+		return nil
 	}
 	return v
 }

@@ -28,6 +28,10 @@ func compact(t *testing.T, v any) string {
 			b.WriteString(strconv.FormatInt(x, 10))
 		case uint64:
 			b.WriteString(strconv.FormatUint(x, 10))
+		case int32: // an element of an []int32
+			b.WriteString(strconv.FormatInt(int64(x), 10))
+		case uint32:
+			b.WriteString(strconv.FormatUint(uint64(x), 10))
 		case float32:
 			q, _ := json.Marshal(x)
 			b.Write(q)
@@ -65,7 +69,7 @@ func compact(t *testing.T, v any) string {
 			b.WriteByte('}')
 		default:
 			rv := reflect.ValueOf(v)
-			if rv.Kind() != reflect.Slice {
+			if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 				t.Fatalf("not plain: %T", v)
 			}
 			b.WriteByte('[')

@@ -144,7 +144,7 @@ func (b *builder) collect() []object {
 	}
 	for i := range m.Events {
 		o := &m.Events[i]
-		add(&o.Node, "EventObject", scene.KindEvent, "events", i, scene.Extras{"globalSequence": int64(o.GlobalSeq), "frames": scene.Uints(o.Frames)})
+		add(&o.Node, "EventObject", scene.KindEvent, "events", i, scene.Extras{"globalSequence": int64(o.GlobalSeq), "frames": scene.Uint32s(o.Frames)})
 	}
 	for i := range m.CollisionShapes {
 		o := &m.CollisionShapes[i]
@@ -237,7 +237,7 @@ func (b *builder) nodes() error {
 		ex["block"] = o.block // the MDL block name; scene.Node.Kind is the normalised kind
 		ex["index"] = int64(o.index)
 		ex["flags"] = nodeFlagNames(o.node.Flags, o.block)
-		ex["pivot"] = scene.Floats(b.pivots[i][:])
+		ex["pivot"] = scene.Vec3(&b.pivots[i])
 		b.s.Nodes[i] = scene.Node{
 			Name: o.node.Name, Kind: o.kind, Parent: parents[i],
 			Translation: sub(b.pivots[i], parentPivot),
@@ -601,7 +601,7 @@ func (b *builder) animations() error {
 			Start: float64(w.Start) / 1000, End: float64(w.End) / 1000,
 			Extras: scene.Extras{
 				"rarity": scene.Float(sq.Rarity), "moveSpeed": scene.Float(sq.MoveSpeed), "nonLooping": sq.NonLooping,
-				"syncPoint": uint64(sq.SyncPoint), "extent": sq.Extent.plain(), "interval": scene.Uints(sq.Interval[:]),
+				"syncPoint": uint64(sq.SyncPoint), "extent": sq.Extent.plain(), "interval": scene.Uint32s(sq.Interval[:]),
 				"hiddenGeosets": scene.Ints(b.hiddenGeosets(w)),
 			},
 		}
@@ -870,7 +870,7 @@ func (b *builder) modelExtras() {
 		}
 	}
 	put("sequences", len(m.Sequences), func() any { return plainList(m.Sequences, (*Sequence).plain) })
-	put("globalSequences", len(m.GlobalSequences), func() any { return scene.Uints(m.GlobalSequences) })
+	put("globalSequences", len(m.GlobalSequences), func() any { return scene.Uint32s(m.GlobalSequences) })
 	put("geosetAnimations", len(m.GeosetAnims), func() any { return plainList(m.GeosetAnims, (*GeosetAnim).plain) })
 	put("textureAnimations", len(m.TextureAnims), func() any { return plainList(m.TextureAnims, (*TextureAnim).plain) })
 	put("lights", len(m.Lights), func() any { return plainList(m.Lights, (*Light).plain) })

@@ -27,10 +27,10 @@ func (o *record) node(n *Node) *record { n.members(o); return o }
 func (o *record) str(key, s string)                { o.put(key, s) }
 func (o *record) int(key string, v int32)          { o.put(key, int64(v)) }
 func (o *record) uint(key string, v uint32)        { o.put(key, uint64(v)) }
-func (o *record) uints(key string, v []uint32)     { o.put(key, scene.Uints(v)) }
+func (o *record) uints(key string, v []uint32)     { o.put(key, scene.Uint32s(v)) }
 func (o *record) float(key string, f float32)      { o.put(key, scene.Float(f)) }
 func (o *record) floats(key string, v []float32)   { o.put(key, scene.Floats(v)) }
-func (o *record) vec3(key string, v *[3]float32)   { o.put(key, scene.Floats(v[:])) }
+func (o *record) vec3(key string, v *[3]float32)   { o.put(key, scene.Vec3(v)) }
 func (o *record) vec3s(key string, v [][3]float32) { o.put(key, vec3s(v)) }
 func (o *record) extent(key string, e *Extent)     { o.put(key, e.plain()) }
 
@@ -40,7 +40,7 @@ func vec3s(v [][3]float32) any {
 	}
 	out := make([]any, len(v))
 	for i := range v {
-		out[i] = scene.Floats(v[i][:])
+		out[i] = scene.Vec3(&v[i])
 	}
 	return out
 }
@@ -49,7 +49,7 @@ func (t *Track) plain() scene.Object {
 	o := newRecord(6)
 	o.uint("interpolation", uint32(t.Interp))
 	o.int("globalSequence", t.GlobalSeq)
-	o.put("frames", scene.Ints(t.Frames))
+	o.put("frames", scene.Int32s(t.Frames))
 	o.floats("values", t.Values)
 	if len(t.InTans) > 0 {
 		o.floats("inTans", t.InTans)
@@ -188,8 +188,8 @@ func (p *ParticleEmitter2) plain() scene.Object {
 	o.put("segmentColor", vec3s(p.SegmentColor[:]))
 	o.put("segmentAlpha", scene.Uints(p.SegmentAlpha[:]))
 	o.vec3("segmentScaling", &p.SegmentScaling)
-	o.put("headIntervals", []any{scene.Uints(p.HeadIntervals[0][:]), scene.Uints(p.HeadIntervals[1][:])})
-	o.put("tailIntervals", []any{scene.Uints(p.TailIntervals[0][:]), scene.Uints(p.TailIntervals[1][:])})
+	o.put("headIntervals", []any{scene.Uint32s(p.HeadIntervals[0][:]), scene.Uint32s(p.HeadIntervals[1][:])})
+	o.put("tailIntervals", []any{scene.Uint32s(p.TailIntervals[0][:]), scene.Uint32s(p.TailIntervals[1][:])})
 	o.int("textureId", p.TextureID)
 	o.uint("squirt", p.Squirt)
 	o.int("priorityPlane", p.PriorityPlane)
