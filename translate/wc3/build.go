@@ -110,7 +110,8 @@ func convScale(v [3]float32) [3]float32 {
 // collect lists every object with a node, in block order.
 func (b *builder) collect() []object {
 	m := b.m
-	var out []object
+	out := make([]object, 0, len(m.Bones)+len(m.Lights)+len(m.Helpers)+len(m.Attachments)+len(m.ParticleEmitters)+
+		len(m.ParticleEmitters2)+len(m.RibbonEmitters)+len(m.Events)+len(m.CollisionShapes))
 	add := func(n *Node, block string, kind scene.NodeKind, list string, i int, ex scene.Extras) {
 		out = append(out, object{node: n, block: block, kind: kind, list: list, index: i, extras: ex})
 	}
@@ -590,6 +591,7 @@ func (b *builder) animations() error {
 	if err != nil {
 		return err
 	}
+	b.s.Animations = make([]scene.Animation, 0, len(b.m.Sequences))
 	for si, sq := range b.m.Sequences {
 		if sq.Interval[1] < sq.Interval[0] {
 			b.warn("sequence %d %q ends (%d) before it starts (%d); left out", si, sq.Name, sq.Interval[1], sq.Interval[0])
@@ -599,6 +601,7 @@ func (b *builder) animations() error {
 		a := scene.Animation{
 			Name: sq.Name, Duration: float32(float64(w.Duration()) / 1000), Loop: !sq.NonLooping,
 			Start: float64(w.Start) / 1000, End: float64(w.End) / 1000,
+			Channels: make([]scene.Channel, 0, len(b.tracks)),
 			Extras: scene.Extras{
 				"rarity": scene.Float(sq.Rarity), "moveSpeed": scene.Float(sq.MoveSpeed), "nonLooping": sq.NonLooping,
 				"syncPoint": uint64(sq.SyncPoint), "extent": sq.Extent.plain(), "interval": scene.Uint32s(sq.Interval[:]),

@@ -18,7 +18,30 @@ func (o *record) track(key string, t *Track) {
 	}
 }
 
+// newRecord starts a record of exactly n members, as the record's own count says: extras stay
+// for the scene's life, so no capacity is left unused.
 func newRecord(n int) *record { o := make(record, 0, n); return &o }
+
+// tracks counts the tracks of ts that are present.
+func tracks(ts ...*Track) int {
+	n := 0
+	for _, t := range ts {
+		if t != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// nodeSize is the number of members Node.members puts.
+func nodeSize(n *Node) int { return 4 + tracks(n.Translation, n.Rotation, n.Scaling) }
+
+func nonEmpty[T any](v []T) int {
+	if len(v) > 0 {
+		return 1
+	}
+	return 0
+}
 
 func (o *record) done() scene.Object { return scene.Object(*o) }
 
@@ -46,7 +69,7 @@ func vec3s(v [][3]float32) any {
 }
 
 func (t *Track) plain() scene.Object {
-	o := newRecord(6)
+	o := newRecord(4 + nonEmpty(t.InTans) + nonEmpty(t.OutTans))
 	o.uint("interpolation", uint32(t.Interp))
 	o.int("globalSequence", t.GlobalSeq)
 	o.put("frames", scene.Int32s(t.Frames))
@@ -92,7 +115,7 @@ func (s *Sequence) plain() scene.Object {
 }
 
 func (l *Layer) plain() scene.Object {
-	o := newRecord(8)
+	o := newRecord(6 + tracks(l.TextureTrack, l.AlphaTrack))
 	o.uint("filterMode", l.FilterMode)
 	o.uint("shading", l.Shading)
 	o.int("textureId", l.TextureID)
@@ -105,7 +128,7 @@ func (l *Layer) plain() scene.Object {
 }
 
 func (t *TextureAnim) plain() scene.Object {
-	o := newRecord(3)
+	o := newRecord(tracks(t.Translation, t.Rotation, t.Scaling))
 	o.track("translation", t.Translation)
 	o.track("rotation", t.Rotation)
 	o.track("scaling", t.Scaling)
@@ -113,7 +136,7 @@ func (t *TextureAnim) plain() scene.Object {
 }
 
 func (g *GeosetAnim) plain() scene.Object {
-	o := newRecord(6)
+	o := newRecord(4 + tracks(g.AlphaTrack, g.ColorTrack))
 	o.float("alpha", g.Alpha)
 	o.uint("flags", g.Flags)
 	o.vec3("color", &g.Color)
@@ -124,7 +147,8 @@ func (g *GeosetAnim) plain() scene.Object {
 }
 
 func (l *Light) plain() scene.Object {
-	o := newRecord(22).node(&l.Node)
+	o := newRecord(nodeSize(&l.Node) + 7 + tracks(l.AttenuationStartTrack, l.AttenuationEndTrack, l.ColorTrack,
+		l.IntensityTrack, l.AmbIntensityTrack, l.AmbColorTrack, l.Visibility)).node(&l.Node)
 	o.uint("type", l.Type)
 	o.float("attenuationStart", l.AttenuationStart)
 	o.float("attenuationEnd", l.AttenuationEnd)
@@ -143,7 +167,7 @@ func (l *Light) plain() scene.Object {
 }
 
 func (a *Attachment) plain() scene.Object {
-	o := newRecord(10).node(&a.Node)
+	o := newRecord(nodeSize(&a.Node) + 2 + tracks(a.Visibility)).node(&a.Node)
 	o.str("path", a.Path)
 	o.int("attachmentId", a.AttachmentID)
 	o.track("visibility", a.Visibility)
@@ -151,7 +175,8 @@ func (a *Attachment) plain() scene.Object {
 }
 
 func (p *ParticleEmitter) plain() scene.Object {
-	o := newRecord(21).node(&p.Node)
+	o := newRecord(nodeSize(&p.Node) + 7 + tracks(p.EmissionRateTrack, p.GravityTrack, p.LongitudeTrack,
+		p.LatitudeTrack, p.LifeSpanTrack, p.InitVelocityTrack, p.Visibility)).node(&p.Node)
 	o.float("emissionRate", p.EmissionRate)
 	o.float("gravity", p.Gravity)
 	o.float("longitude", p.Longitude)
@@ -170,7 +195,8 @@ func (p *ParticleEmitter) plain() scene.Object {
 }
 
 func (p *ParticleEmitter2) plain() scene.Object {
-	o := newRecord(38).node(&p.Node)
+	o := newRecord(nodeSize(&p.Node) + 23 + tracks(p.SpeedTrack, p.VariationTrack, p.LatitudeTrack,
+		p.GravityTrack, p.EmissionRateTrack, p.LengthTrack, p.WidthTrack, p.Visibility)).node(&p.Node)
 	o.float("speed", p.Speed)
 	o.float("variation", p.Variation)
 	o.float("latitude", p.Latitude)
@@ -206,7 +232,8 @@ func (p *ParticleEmitter2) plain() scene.Object {
 }
 
 func (r *RibbonEmitter) plain() scene.Object {
-	o := newRecord(24).node(&r.Node)
+	o := newRecord(nodeSize(&r.Node) + 11 + tracks(r.HeightAboveTrack, r.HeightBelowTrack, r.AlphaTrack,
+		r.ColorTrack, r.TextureSlotTrack, r.Visibility)).node(&r.Node)
 	o.float("heightAbove", r.HeightAbove)
 	o.float("heightBelow", r.HeightBelow)
 	o.float("alpha", r.Alpha)
@@ -228,7 +255,7 @@ func (r *RibbonEmitter) plain() scene.Object {
 }
 
 func (c *Camera) plain() scene.Object {
-	o := newRecord(9)
+	o := newRecord(6 + tracks(c.Translation, c.Rotation, c.TargetTranslation))
 	o.str("name", c.Name)
 	o.vec3("position", &c.Position)
 	o.float("fieldOfView", c.FieldOfView)
@@ -242,7 +269,7 @@ func (c *Camera) plain() scene.Object {
 }
 
 func (e *EventObject) plain() scene.Object {
-	o := newRecord(9).node(&e.Node)
+	o := newRecord(nodeSize(&e.Node) + 1 + nonEmpty(e.Frames)).node(&e.Node)
 	o.int("globalSequence", e.GlobalSeq)
 	if len(e.Frames) > 0 {
 		o.uints("frames", e.Frames)
@@ -251,7 +278,7 @@ func (e *EventObject) plain() scene.Object {
 }
 
 func (c *CollisionShape) plain() scene.Object {
-	o := newRecord(10).node(&c.Node)
+	o := newRecord(nodeSize(&c.Node) + 3).node(&c.Node)
 	o.uint("type", c.Type)
 	o.vec3s("vertices", c.Vertices)
 	o.float("boundsRadius", c.BoundsRadius)

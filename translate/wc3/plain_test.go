@@ -20,6 +20,7 @@ func TestPlainRecords(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got  %#v\n want %#v", name, got, want)
 		}
+		exactSize(t, name, got)
 	}
 	for range 300 {
 		var (
@@ -141,6 +142,25 @@ func fill(r *rand.Rand, v reflect.Value, depth int) {
 			if v.Type().Field(i).IsExported() {
 				fill(r, v.Field(i), depth+1)
 			}
+		}
+	}
+}
+
+// exactSize checks that every record in v was made with the capacity it fills (newRecord's
+// count), so that extras, which live as long as the scene, waste no memory.
+func exactSize(t *testing.T, name string, v any) {
+	t.Helper()
+	switch x := v.(type) {
+	case scene.Object:
+		if cap(x) != len(x) {
+			t.Errorf("%s: a record of %d members was made for %d", name, len(x), cap(x))
+		}
+		for _, m := range x {
+			exactSize(t, name+"."+m.Key, m.Value)
+		}
+	case []any:
+		for _, e := range x {
+			exactSize(t, name, e)
 		}
 	}
 }
