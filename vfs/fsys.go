@@ -132,8 +132,8 @@ func (f *Tree) sourceInfo(src string) (fs.FileInfo, error) {
 
 // openDir opens the directory rel of SRC as a root of its own without ever blocking: an entry
 // that is a FIFO by now (a directory replaced since its lookup) fails with ENOTDIR instead of
-// waiting for a writer. The root is opened through the directory's descriptor, so it is the
-// directory that was checked.
+// waiting for a writer. The root is opened through the directory's descriptor where the system
+// allows (rootAt), so that it is the directory that was checked.
 func (f *Tree) openDir(rel string) (*os.Root, error) {
 	d, err := f.root.OpenFile(rel, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
 	if err != nil {

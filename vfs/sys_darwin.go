@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -29,7 +30,12 @@ func hasACL(*os.File) bool { return false }
 // to be where their names say.
 func openedPath(*os.File) (string, error) { return "", errors.ErrUnsupported }
 
-// rootAt opens rel of parent, just opened as the directory d, as a root of its own.
-func rootAt(parent *os.Root, _ *os.File, rel string) (*os.Root, error) {
+// rootAt opens the directory d, opened as rel of parent, as a root of its own: through its
+// descriptor (/dev/fd duplicates it), so that it is the directory that was checked; by its
+// name should /dev/fd refuse.
+func rootAt(parent *os.Root, d *os.File, rel string) (*os.Root, error) {
+	if r, err := os.OpenRoot(fmt.Sprintf("/dev/fd/%d", d.Fd())); err == nil {
+		return r, nil
+	}
 	return parent.OpenRoot(rel)
 }

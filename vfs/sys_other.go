@@ -30,7 +30,9 @@ func hasACL(*os.File) bool { return false }
 // to be where their names say.
 func openedPath(*os.File) (string, error) { return "", errors.ErrUnsupported }
 
-// rootAt opens rel of parent, just opened as the directory d, as a root of its own.
+// rootAt opens rel of parent, just opened as the directory d, as a root of its own, by its
+// name: a directory swapped for another in between is the one opened (this system offers no
+// way to open a root through a descriptor).
 func rootAt(parent *os.Root, _ *os.File, rel string) (*os.Root, error) {
 	return parent.OpenRoot(rel)
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -55,8 +57,9 @@ func TestMountOptionsForFstab(t *testing.T) {
 // `modelfs SRC MNT -o OPTIONS`, which puts itself in the background once the mount answers —
 // and unmounts with umount(8); a bad SRC fails the mount with the reason and a non-zero status.
 // mount(8) looks for the program in a fixed PATH: the test links it into /usr/local/bin (root).
-// Under CI (a fresh machine) the line goes into /etc/fstab itself and mounts with `mount MNT`;
-// elsewhere into a file of its own, `mount -T FILE MNT`.
+// With MODELFS_TEST_ETC_FSTAB=1 (set by .ci/run on its fresh machine) the line goes into
+// /etc/fstab itself and mounts with `mount MNT`; otherwise into a file of its own, `mount -T FILE
+// MNT`, the same path through mount(8).
 func TestFstab(t *testing.T) {
 	need := func(ok bool, why string) {
 		if ok {
@@ -138,46 +141,70 @@ func TestFstab(t *testing.T) {
 	}
 }
 
-// testFstab is the fstab a test's lines go into: /etc/fstab under CI, restored when the test
-// ends, else a file of the test's own.
+// etcFstabEnv, set to 1 (by .ci/run, on a fresh machine), lets TestFstab put its line into
+// /etc/fstab itself: a backup is written beside it first, and the file is replaced by rename.
+const etcFstabEnv = "MODELFS_TEST_ETC_FSTAB"
+
+// testFstab is the fstab a test's lines go into: /etc/fstab when etcFstabEnv allows, restored
+// when the test ends, else a file of the test's own.
 type testFstab struct {
 	path string
-	orig []byte // /etc/fstab as it was
+	orig []byte // /etc/fstab as it was; nil when there was none
 	own  bool   // path is the test's own file, given to mount -T
 }
 
+// newFstab returns the fstab the test writes to.
 func newFstab(t *testing.T) *testFstab {
-	if os.Getenv("CI") != "true" {
+	if os.Getenv(etcFstabEnv) != "1" {
 		return &testFstab{path: filepath.Join(t.TempDir(), "fstab"), own: true}
 	}
 	f := &testFstab{path: "/etc/fstab"}
 	orig, err := os.ReadFile(f.path)
-	if err != nil && !os.IsNotExist(err) {
+	switch {
+	case err == nil:
+		f.orig = append([]byte{}, orig...) // there, perhaps empty: restored as such
+		if err := os.WriteFile(f.path+".modelfs-test", orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case !os.IsNotExist(err):
 		t.Fatal(err)
 	}
-	if err == nil && orig == nil {
-		orig = []byte{} // there, empty: restored as such
-	}
-	f.orig = orig
 	t.Cleanup(func() {
-		if orig == nil {
-			os.Remove(f.path)
-		} else if err := os.WriteFile(f.path, f.orig, 0o644); err != nil {
-			t.Errorf("restoring /etc/fstab: %v", err)
+		var err error
+		if f.orig == nil {
+			err = os.Remove(f.path)
+		} else {
+			err = replaceFile(f.path, f.orig)
 		}
+		if err != nil {
+			t.Errorf("restoring /etc/fstab (its backup: /etc/fstab.modelfs-test): %v", err)
+			return
+		}
+		os.Remove(f.path + ".modelfs-test")
 	})
 	return f
+}
+
+// replaceFile writes data to a new file beside path and renames it over path, so that a
+// reader sees the old content or the new, never a part.
+func replaceFile(path string, data []byte) error {
+	tmp := path + ".modelfs-new"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // args puts line in the fstab (in place of the test's earlier one) and returns mount(8)'s
 // arguments that mount mnt from it.
 func (f *testFstab) args(t *testing.T, line, mnt string) []string {
 	t.Helper()
-	content := append(slices.Clone(f.orig), line...)
-	if len(f.orig) > 0 && f.orig[len(f.orig)-1] != '\n' {
-		content = append(append(slices.Clone(f.orig), '\n'), line...)
+	content := slices.Clone(f.orig)
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		content = append(content, '\n')
 	}
-	if err := os.WriteFile(f.path, content, 0o644); err != nil {
+	content = append(content, line...)
+	if err := replaceFile(f.path, content); err != nil {
 		t.Fatal(err)
 	}
 	if f.own {

@@ -89,7 +89,11 @@ func forceStop(log *slog.Logger, srv *fusefs.Server, stop <-chan os.Signal) erro
 	if err := srv.ForceUnmount(); err != nil {
 		return fmt.Errorf("lazy unmount of %s: %w", srv.MountPoint(), err)
 	}
-	log.Warn("unmounted lazily: files still open keep reading until closed; stop again to exit now", "mountpoint", srv.MountPoint())
+	if fusefs.LazyKeepsOpenFiles {
+		log.Warn("unmounted lazily: files still open keep reading until closed; stop again to exit now", "mountpoint", srv.MountPoint())
+	} else {
+		log.Warn("unmount forced (this system has no lazy unmount): files still open fail; stop again to exit now", "mountpoint", srv.MountPoint())
+	}
 	select {
 	case <-srv.Done():
 		return nil

@@ -264,3 +264,23 @@ func TestExtrasNotPlain(t *testing.T) {
 		}
 	}
 }
+
+// Each plain form is written as encoding/json writes the same value, nil slices as null.
+func TestPlainForms(t *testing.T) {
+	for _, v := range []any{[]int32{1, -2, 2147483647}, []int32(nil), []uint32{0, 4294967295}, []uint32(nil),
+		[3]float32{1, 2.5, -0.125}, []int64{-1}, []uint64{7}, []float32{0.1}, []bool{true}, []string{"a"}} {
+		got, err := plainValue(v, 0)
+		if err != nil {
+			t.Errorf("%T: %v", v, err)
+			continue
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, write(nil, &got, 0)); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(v)
+		if compact.String() != string(want) {
+			t.Errorf("%T %v: %s, want %s", v, v, compact.String(), want)
+		}
+	}
+}

@@ -182,13 +182,13 @@ func TestPlainOddities(t *testing.T) {
 }
 
 func TestIsNull(t *testing.T) {
-	for _, v := range []any{nil, []bool(nil), []string(nil), []int64(nil), []uint64(nil), []float32(nil),
-		[]float64(nil), []any(nil), Extras(nil), map[string]any(nil)} {
+	for _, v := range []any{nil, []bool(nil), []string(nil), []int32(nil), []int64(nil), []uint32(nil), []uint64(nil),
+		[]float32(nil), []float64(nil), []any(nil), Extras(nil), map[string]any(nil)} {
 		if !IsNull(v) {
 			t.Errorf("IsNull(%#v) = false", v)
 		}
 	}
-	for _, v := range []any{Object(nil), []any{}, Extras{}, "", 0, false} {
+	for _, v := range []any{Object(nil), []any{}, Extras{}, "", 0, false, [3]float32{}, []int32{}} {
 		if IsNull(v) {
 			t.Errorf("IsNull(%#v) = true", v)
 		}

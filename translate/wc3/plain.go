@@ -36,6 +36,7 @@ func tracks(ts ...*Track) int {
 // nodeSize is the number of members Node.members puts.
 func nodeSize(n *Node) int { return 4 + tracks(n.Translation, n.Rotation, n.Scaling) }
 
+// nonEmpty is 1 for a non-empty v (an omitempty member present), else 0.
 func nonEmpty[T any](v []T) int {
 	if len(v) > 0 {
 		return 1

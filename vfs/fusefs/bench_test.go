@@ -5,7 +5,7 @@ package fusefs
 // Benchmarks of the mount against baselines measured in the same run, each reported as a ratio
 // with b.ReportMetric. Run them one core's worth at a time, for example:
 //
-//	go test ./vfs -run '^$' -bench . -benchtime 20x -count 5
+//	go test ./vfs/fusefs -run '^$' -bench . -benchtime 20x -count 5
 //
 // Peak RSS of a separate mount process and the real `ls -l` are measured by scripts/bench-mount.
 

@@ -9,7 +9,6 @@ import (
 	"log"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -240,29 +239,18 @@ func unescapeMountinfo(s string) string {
 	return b.String()
 }
 
-// LazyUnmount detaches the mount at dir at once, even while files in it are open (they keep
-// working until closed, where the system allows): umount2 with MNT_DETACH as root, else
-// fusermount3 -uz.
-func LazyUnmount(dir string) error {
-	if os.Geteuid() == 0 {
-		if err := syscall.Unmount(dir, lazyUnmountFlags); err == nil || !errors.Is(err, syscall.EPERM) {
-			return err
-		}
-	}
-	var errs []error
-	for _, prog := range []string{"fusermount3", "fusermount"} {
-		out, err := exec.Command(prog, "-u", "-z", dir).CombinedOutput()
-		if err == nil {
-			return nil
-		}
-		errs = append(errs, fmt.Errorf("%s: %v %s", prog, err, strings.TrimSpace(string(out))))
-	}
-	return errors.Join(errs...)
-}
+// LazyUnmount detaches the mount at dir at once, even while files in it are open. On Linux
+// those keep working until closed (umount2 with MNT_DETACH as root, else fusermount3 -uz);
+// macOS has no lazy detach, so there the unmount is forced and open files fail.
+func LazyUnmount(dir string) error { return lazyUnmount(dir) }
 
 // ForceUnmount detaches the mount at once (see LazyUnmount); the server stops once the files
 // still open in it are closed.
 func (s *Server) ForceUnmount() error { return LazyUnmount(s.mnt) }
+
+// LazyKeepsOpenFiles tells whether files open in the mount keep reading after ForceUnmount
+// (Linux), or fail (macOS).
+const LazyKeepsOpenFiles = lazyKeepsOpenFiles
 
 // checkApart refuses a mount point inside the tree it would show, where the tree would contain
 // itself without end (find and grep -r would never finish), and one above it, which would hide

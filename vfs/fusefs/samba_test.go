@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -59,7 +60,28 @@ func need(t *testing.T, name string) string {
 // smbServer is an smbd the test started on a loopback port.
 type smbServer struct {
 	port int
-	out  *bytes.Buffer
+	out  *lockedBuffer // smbd's log, written while it runs
+}
+
+// log returns what smbd logged so far.
+func (s *smbServer) log() string { return s.out.String() }
+
+// lockedBuffer is a bytes.Buffer a process's output goroutine writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startSmbd runs smbd in the foreground on a free loopback port with shares, its state in a
@@ -96,7 +118,7 @@ func startSmbd(t *testing.T, smbd string, shares ...string) *smbServer {
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := &smbServer{port: port, out: &bytes.Buffer{}}
+	srv := &smbServer{port: port, out: &lockedBuffer{}}
 	cmd := exec.Command(smbd, "--foreground", "--no-process-group", "--debug-stdout", "-s", confPath)
 	cmd.Stdout, cmd.Stderr = srv.out, srv.out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its per-client children go with it
@@ -123,11 +145,11 @@ func startSmbd(t *testing.T, smbd string, shares ...string) *smbServer {
 		}
 		select {
 		case <-exited:
-			t.Fatalf("smbd exited: %s", srv.out)
+			t.Fatalf("smbd exited: %s", srv.log())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("smbd does not listen on port %d: %v\n%s", port, err, srv.out)
+			t.Fatalf("smbd does not listen on port %d: %v\n%s", port, err, srv.log())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -193,11 +215,25 @@ func TestSambaShare(t *testing.T) {
 	})
 	shared := mountT(t, src, vfs.Options{AllowOther: true})
 	closed := mountT(t, src, vfs.Options{})
+	openUp(t, filepath.Dir(shared.dir)) // the mount points' folder: smbd must reach them
 	srv := startSmbd(t, smbd, readmeShare(t, "models", shared.dir), readmeShare(t, "closed", closed.dir))
+
+	// Listing first, through a fresh mount: smbd asks for every size before anything is read,
+	// so the sizes it lists are the ones the mount computes cold.
+	if n := shared.translations(); n != 0 {
+		t.Fatalf("%d translations before the listing", n)
+	}
+	out, err := srv.client(t, smbclient, "models", "recurse on; ls")
+	if err != nil {
+		t.Fatalf("smbclient ls: %v\n%s\nsmbd: %s", err, out, srv.log())
+	}
+	if shared.translations() == 0 {
+		t.Error("the listing translated nothing: its sizes did not come from the translations")
+	}
 
 	// The mount's files, as a local reader sees them.
 	want := map[string][]byte{}
-	err := filepath.WalkDir(shared.dir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(shared.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -215,14 +251,8 @@ func TestSambaShare(t *testing.T) {
 			t.Errorf("%s: not in the mount", doc)
 		}
 	}
-
 	t.Logf("%d files in the mount", len(want))
 
-	// Listing first, on a fresh smbd: the sizes come before anything is read.
-	out, err := srv.client(t, smbclient, "models", "recurse on; ls")
-	if err != nil {
-		t.Fatalf("smbclient ls: %v\n%s\nsmbd: %s", err, out, srv.out)
-	}
 	sizes := parseSmbLs(t, out)
 	for rel, data := range want {
 		if n, ok := sizes[rel]; !ok {
@@ -238,7 +268,7 @@ func TestSambaShare(t *testing.T) {
 	got := t.TempDir()
 	out, err = srv.client(t, smbclient, "models", "prompt off; recurse on; lcd "+got+"; mget *")
 	if err != nil {
-		t.Fatalf("smbclient mget: %v\n%s\nsmbd: %s", err, out, srv.out)
+		t.Fatalf("smbclient mget: %v\n%s\nsmbd: %s", err, out, srv.log())
 	}
 	for rel, data := range want {
 		b, err := os.ReadFile(filepath.Join(got, filepath.FromSlash(rel)))

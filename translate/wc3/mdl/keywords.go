@@ -224,11 +224,15 @@ var keywordNames = [...]string{
 	kwStatic: "Static",
 }
 
-// The keywords' lower-case spellings in an open-addressing hash table, probed with the FNV-1a
-// hash keyword computes while it lowers an identifier's case: one pass over the bytes where a
-// map would hash them again.
-const keywordSlots = 512 // a power of two, about three times the keywords
+// keywordSlots is the size of keywordTable: a power of two, about three times the keywords.
+const keywordSlots = 512
 
+// The table keeps at least half its slots empty, so that every probe ends soon.
+const _ = uint(keywordSlots - 2*len(keywordNames))
+
+// keywordLower holds each keyword's lower-case spelling; keywordTable is an open-addressing
+// hash table of them, probed with the FNV-1a hash keyword computes while it lowers an
+// identifier's case: one pass over the bytes where a map would hash them again.
 var keywordLower, keywordTable = func() (lower [len(keywordNames)]string, table [keywordSlots]kw) {
 	for k, name := range keywordNames {
 		if name == "" {
@@ -236,19 +240,23 @@ var keywordLower, keywordTable = func() (lower [len(keywordNames)]string, table 
 		}
 		lower[k] = strings.ToLower(name)
 		h := fnv1a(lower[k])
-		for table[h%keywordSlots] != kwUnknown {
-			h++
+		for ; table[h%keywordSlots] != kwUnknown; h++ {
+			if lower[table[h%keywordSlots]] == lower[k] {
+				panic("mdl: keyword " + name + " spelt twice")
+			}
 		}
 		table[h%keywordSlots] = kw(k)
 	}
 	return lower, table
 }()
 
+// FNV-1a's 32-bit offset basis and prime.
 const (
 	fnvOffset = 2166136261
 	fnvPrime  = 16777619
 )
 
+// fnv1a returns the 32-bit FNV-1a hash of s.
 func fnv1a(s string) uint32 {
 	h := uint32(fnvOffset)
 	for i := range len(s) {
