@@ -85,8 +85,24 @@ func (l *lockedBuffer) String() string {
 }
 
 // startSmbd runs smbd in the foreground on a free loopback port with shares, its state in a
-// temporary directory, and stops it when the test ends.
+// temporary directory, and stops it when the test ends. The port is free when chosen, but
+// another process may take it before smbd binds it: then it tries another.
 func startSmbd(t *testing.T, smbd string, shares ...string) *smbServer {
+	t.Helper()
+	var why string
+	for range 3 {
+		srv, err := trySmbd(t, smbd, shares)
+		if err == nil {
+			return srv
+		}
+		why = err.Error()
+	}
+	t.Fatalf("smbd: %s", why)
+	return nil
+}
+
+// trySmbd starts smbd on a port free a moment ago and waits until it listens there.
+func trySmbd(t *testing.T, smbd string, shares []string) (*smbServer, error) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -136,16 +152,23 @@ func startSmbd(t *testing.T, smbd string, shares ...string) *smbServer {
 			<-exited
 		}
 	})
+	// smbd that cannot bind its port logs so and goes on running: someone else listens there.
+	const bindFailed = "open_socket_in failed"
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", l.Addr().String(), time.Second)
 		if err == nil {
 			c.Close()
-			return srv
+			time.Sleep(200 * time.Millisecond) // for a bind failure to reach the log
+		}
+		if log := srv.log(); strings.Contains(log, bindFailed) {
+			return nil, fmt.Errorf("port %d taken: %s", port, log) // the cleanup stops it
+		} else if err == nil {
+			return srv, nil
 		}
 		select {
 		case <-exited:
-			t.Fatalf("smbd exited: %s", srv.log())
+			return nil, fmt.Errorf("exited: %s", srv.log())
 		default:
 		}
 		if time.Now().After(deadline) {
