@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sync"
 	"time"
 
@@ -263,7 +264,8 @@ func (f *Tree) unreadable(src string, err error) *Version {
 	return v
 }
 
-// make translates src, whose bytes are data, into every enabled kind from one decode, and
+// make translates src, whose bytes are data, into every enabled kind from one decode (more only
+// when the tree changes under it, see translateModel), and
 // keeps the result: the version, the documents on disk as each is made, and in memory the one
 // the caller wants (a stat is followed by a read more often than not), the others too without
 // a disk tier, as far as there is room.
@@ -282,34 +284,11 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 		k.begin()
 		k.doc(translate.PNG, png, err)
 	} else {
-		rec := &recorder{f: f}
-		begin := func() { // once everything the translation reads has been read
-			var deps []dep
-			deps, v.persist, v.mtime = rec.result(v.mtime)
-			v.deps = f.intern(deps)
-			k.begin()
-		}
-		source := codec.Source{Name: src, Data: data, FS: rec, Texture: f.texturePNG, Options: f.opt.DecoderOptions}
-		s, ft, err := translate.Decode(source)
-		if ft != nil {
-			format = ft.Name
-		}
-		if err != nil {
-			begin()
-			for _, kind := range f.modelKinds {
-				k.doc(kind, nil, err)
-			}
-		} else {
-			opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
-			translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc []byte, err error) {
-				if i == 0 {
-					begin()
-				}
-				k.doc(f.modelKinds[i], doc, err)
-			})
-			s.Release() // the documents are copies: the decoder may reuse the scene's memory
-			if len(f.modelKinds) == 0 {
-				begin()
+		for attempt := 1; ; attempt++ {
+			var raced bool
+			format, raced = f.translateModel(src, data, v, k, attempt == maxAttempts)
+			if !raced {
+				break
 			}
 		}
 	}
@@ -324,6 +303,57 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 	f.keep(src, v)
 	f.journal(src, v)
 	return loaded{v: v, out: k.docs}, nil
+}
+
+// maxAttempts bounds the decodes of one model version whose reads disagree with the mount's
+// index (a file it listed was gone when read): the last attempt's documents are kept whatever
+// they say.
+const maxAttempts = 3
+
+// translateModel decodes the model src (its bytes in data) and hands every enabled kind to k,
+// filling in v's deps. When a read found the tree changed under the index the decode relied on
+// and last is false, it hands nothing over and returns raced, for the caller to decode again:
+// documents mixing two states of the tree would match no version of it.
+func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, last bool) (format string, raced bool) {
+	rec := &recorder{f: f}
+	begin := func() { // once everything the translation reads has been read
+		if rec.racedIndex() && !last {
+			raced = true
+			return
+		}
+		var deps []dep
+		deps, v.persist, v.mtime = rec.result(v.mtime)
+		v.deps = f.intern(deps)
+		k.begin()
+	}
+	source := codec.Source{Name: src, Data: data, FS: rec, Texture: f.texturePNG, Options: f.opt.DecoderOptions}
+	s, ft, err := translate.Decode(source)
+	if ft != nil {
+		format = ft.Name
+	}
+	if err != nil {
+		begin()
+		for _, kind := range f.modelKinds {
+			if !raced {
+				k.doc(kind, nil, err)
+			}
+		}
+		return format, raced
+	}
+	opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
+	translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc []byte, err error) {
+		if i == 0 {
+			begin()
+		}
+		if !raced {
+			k.doc(f.modelKinds[i], doc, err)
+		}
+	})
+	s.Release() // the documents are copies: the decoder may reuse the scene's memory
+	if len(f.modelKinds) == 0 {
+		begin()
+	}
+	return format, raced
 }
 
 // admit waits until the translation of src (size bytes) may start, counts it, and returns what
@@ -472,6 +502,37 @@ type recorder struct {
 	seen     map[depKey]string // the val first found
 	unstable bool              // something read gave an error that may not be there next time
 	mtime    int64             // the newest mtime of the files read
+
+	shown map[string]bool     // files FindFold found in the index
+	lists map[string]*listing // listings ReadDir gave from the index, by folder
+	stale bool                // a file the index showed was gone when read
+}
+
+// racedIndex reports whether a file the index showed this translation was gone when read.
+func (r *recorder) racedIndex() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stale
+}
+
+// checkShown notes a read of name that found no file: when the index showed it to this
+// translation, the index is out of date, so its listing of the folder is checked again at the
+// next lookup and the translation is marked stale.
+func (r *recorder) checkShown(name string) {
+	dir, base := path.Dir(name), path.Base(name)
+	r.mu.Lock()
+	l := r.lists[dir]
+	shown := r.shown[name]
+	if !shown && l != nil {
+		_, shown = slices.BinarySearch(l.names, base)
+	}
+	if shown {
+		r.stale = true
+	}
+	r.mu.Unlock()
+	if shown {
+		r.f.expireList(dir)
+	}
 }
 
 type depKey struct {
@@ -530,6 +591,9 @@ func (r *recorder) ReadFile(name string) ([]byte, error) {
 	data, st, err := read(clean, name, nil)
 	val, stable := stateOf(st.sum, err)
 	r.add(dep{op: depFile, name: clean, val: val}, stable)
+	if val == stAbsent {
+		r.checkShown(clean)
+	}
 	if err == nil {
 		r.mu.Lock()
 		r.mtime = max(r.mtime, st.id.mtime)
@@ -554,6 +618,12 @@ func (r *recorder) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.mu.Lock()
+	if r.lists == nil {
+		r.lists = map[string]*listing{}
+	}
+	r.lists[clean] = l
+	r.mu.Unlock()
 	out := make([]fs.DirEntry, len(l.names))
 	for i, n := range l.names {
 		out[i] = &entry{root: r.f.root, dir: clean, name: n}
@@ -565,6 +635,14 @@ func (r *recorder) ReadDir(dir string) ([]fs.DirEntry, error) {
 func (r *recorder) FindFold(name string) (string, bool) {
 	found, ok := r.f.fold(name)
 	r.add(dep{op: depFold, name: name, val: found}, true)
+	if ok {
+		r.mu.Lock()
+		if r.shown == nil {
+			r.shown = map[string]bool{}
+		}
+		r.shown[found] = true
+		r.mu.Unlock()
+	}
 	return found, ok
 }
 

@@ -297,6 +297,15 @@ func (f *Tree) list(dir string) (*listing, error) {
 	return nl, nil
 }
 
+// expireList makes the next lookup in the directory dir check its listing against the tree.
+func (f *Tree) expireList(dir string) {
+	f.dirs.mu.Lock()
+	if l := f.dirs.m[dir]; l != nil {
+		l.checked, l.racy = time.Time{}, true
+	}
+	f.dirs.mu.Unlock()
+}
+
 func (l *listing) index() {
 	l.once.Do(func() {
 		l.fold = make(map[string]string, len(l.names))

@@ -168,3 +168,37 @@ func TestGrants(t *testing.T) {
 		}
 	}
 }
+
+// A texture deleted after the index listed its folder but before the translation read it: the
+// documents are those of the tree without it (the decode runs again on a fresh listing), never
+// a mixture that names the file and then fails to read it.
+func TestIndexOutOfDate(t *testing.T) {
+	src := sampleTree(t)
+	const model, texture = "Units/Swinger.mdl", "Textures/Swinger.tga"
+	tree, err := Open(src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	if _, err := tree.list("Textures"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(src, texture)); err != nil {
+		t.Fatal(err)
+	}
+	// The listing taken before the removal stays in use, however slow the machine.
+	tree.dirs.mu.Lock()
+	tree.dirs.m["Textures"].checked = time.Now().Add(time.Hour)
+	tree.dirs.mu.Unlock()
+
+	fi, err := tree.SourceInfo(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []translate.Kind{translate.JSON, translate.GLB, translate.GLTF} {
+		_, got, err := tree.Document(context.Background(), model, fi, kind, NeedBytes)
+		if want := vfstest.MustConvert(t, src, model, kind); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %v, %d bytes; convert of the tree without the texture writes %d:\n%.600s", kind, err, len(got), len(want), got)
+		}
+	}
+}
