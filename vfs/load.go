@@ -264,8 +264,8 @@ func (f *Tree) unreadable(src string, err error) *Version {
 	return v
 }
 
-// make translates src, whose bytes are data, into every enabled kind from one decode (more only
-// when the tree changes under it, see translateModel), and
+// make translates src, whose bytes are data, into every enabled kind from one decode (more
+// only when the tree changes under it: see translateModel), and
 // keeps the result: the version, the documents on disk as each is made, and in memory the one
 // the caller wants (a stat is followed by a read more often than not), the others too without
 // a disk tier, as far as there is room.
@@ -305,19 +305,20 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 	return loaded{v: v, out: k.docs}, nil
 }
 
-// maxAttempts bounds the decodes of one model version whose reads disagree with the mount's
-// index (a file it listed was gone when read): the last attempt's documents are kept whatever
+// maxAttempts bounds the decodes of one model version whose reads found the mount's index
+// stale (a file it listed was gone when read): the last attempt's documents are kept whatever
 // they say.
 const maxAttempts = 3
 
 // translateModel decodes the model src (its bytes in data) and hands every enabled kind to k,
-// filling in v's deps. When a read found the tree changed under the index the decode relied on
-// and last is false, it hands nothing over and returns raced, for the caller to decode again:
-// documents mixing two states of the tree would match no version of it.
+// which fills in v; the deps, persistence and mtime of v come from what the decode read. When
+// a read found the index stale and last is false, it hands nothing over and returns raced, for
+// the caller to decode again on fresh listings: documents that name a file and then fail to
+// read it match no state of the tree.
 func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, last bool) (format string, raced bool) {
 	rec := &recorder{f: f}
 	begin := func() { // once everything the translation reads has been read
-		if rec.racedIndex() && !last {
+		if rec.staleIndex() && !last {
 			raced = true
 			return
 		}
@@ -339,6 +340,10 @@ func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, la
 			}
 		}
 		return format, raced
+	}
+	if rec.staleIndex() && !last { // the outputs would be thrown away
+		s.Release()
+		return format, true
 	}
 	opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
 	translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc []byte, err error) {
@@ -493,7 +498,8 @@ func (f *Tree) texturePNG(name string, data []byte) ([]byte, error) {
 }
 
 // recorder is a translation's view of the tree: it answers the decoder's companion reads,
-// listings and lookups, and remembers each, with what it found, as the version's deps.
+// listings and lookups, and remembers each, with what it found, as the version's deps; it also
+// notices when a file its lookups showed is gone (see noteGone).
 type recorder struct {
 	f *Tree
 
@@ -508,31 +514,36 @@ type recorder struct {
 	stale bool                // a file the index showed was gone when read
 }
 
-// racedIndex reports whether a file the index showed this translation was gone when read.
-func (r *recorder) racedIndex() bool {
+// staleIndex reports whether a file the index showed this translation was gone when read.
+func (r *recorder) staleIndex() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.stale
 }
 
-// checkShown notes a read of name that found no file: when the index showed it to this
-// translation, the index is out of date, so its listing of the folder is checked again at the
-// next lookup and the translation is marked stale.
-func (r *recorder) checkShown(name string) {
+// noteGone is told of a read of name that found no file. When the index showed the file to
+// this translation and it is truly gone (a dangling symlink is listed and reads as absent,
+// every time), the index is stale: the translation is marked so and the listings on the way
+// to the file are dropped.
+func (r *recorder) noteGone(name string) {
 	dir, base := path.Dir(name), path.Base(name)
 	r.mu.Lock()
 	l := r.lists[dir]
 	shown := r.shown[name]
-	if !shown && l != nil {
-		_, shown = slices.BinarySearch(l.names, base)
-	}
-	if shown {
-		r.stale = true
-	}
 	r.mu.Unlock()
-	if shown {
-		r.f.expireList(dir)
+	if !shown && l != nil {
+		_, shown = slices.BinarySearch(l.names, base) // names never change once listed
 	}
+	if !shown {
+		return
+	}
+	if _, err := r.f.root.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	r.mu.Lock()
+	r.stale = true
+	r.mu.Unlock()
+	r.f.expireList(dir)
 }
 
 type depKey struct {
@@ -592,7 +603,7 @@ func (r *recorder) ReadFile(name string) ([]byte, error) {
 	val, stable := stateOf(st.sum, err)
 	r.add(dep{op: depFile, name: clean, val: val}, stable)
 	if val == stAbsent {
-		r.checkShown(clean)
+		r.noteGone(clean)
 	}
 	if err == nil {
 		r.mu.Lock()

@@ -237,6 +237,8 @@ type dirs struct {
 	mu     sync.Mutex
 	m      map[string]*listing
 	listed int // names held
+
+	expiries uint64 // expireList calls so far: a listing read across one is not kept
 }
 
 // list returns the current listing of the directory dir (cleaned, inside the root).
@@ -244,6 +246,7 @@ func (f *Tree) list(dir string) (*listing, error) {
 	now := time.Now()
 	f.dirs.mu.Lock()
 	l := f.dirs.m[dir]
+	expiries := f.dirs.expiries
 	var known identity
 	trusted := false
 	if l != nil {
@@ -264,7 +267,9 @@ func (f *Tree) list(dir string) (*listing, error) {
 	id := identityOf(fi)
 	if trusted && known == id {
 		f.dirs.mu.Lock()
-		l.checked = now
+		if f.dirs.expiries == expiries {
+			l.checked = now
+		}
 		f.dirs.mu.Unlock()
 		return l, nil
 	}
@@ -280,9 +285,18 @@ func (f *Tree) list(dir string) (*listing, error) {
 	slices.Sort(names)
 	f.dirs.mu.Lock()
 	defer f.dirs.mu.Unlock()
+	// A listing expired while this one was read may have been read before the change that
+	// expired it: it serves this caller only.
+	keep := f.dirs.expiries == expiries
 	if l != nil && slices.Equal(l.names, names) { // the same names: keep the index made of them
-		l.id, l.racy, l.checked = id, id.racy(now), now
+		if keep {
+			l.id, l.racy, l.checked = id, id.racy(now), now
+		}
 		return l, nil
+	}
+	nl := &listing{id: id, racy: id.racy(now), checked: now, names: names}
+	if !keep {
+		return nl, nil
 	}
 	if old := f.dirs.m[dir]; old != nil {
 		f.dirs.listed -= len(old.names)
@@ -291,19 +305,28 @@ func (f *Tree) list(dir string) (*listing, error) {
 		clear(f.dirs.m)
 		f.dirs.listed = 0
 	}
-	nl := &listing{id: id, racy: id.racy(now), checked: now, names: names}
 	f.dirs.m[dir] = nl
 	f.dirs.listed += len(names)
 	return nl, nil
 }
 
-// expireList makes the next lookup in the directory dir check its listing against the tree.
+// expireList drops the listings of the directory dir and of every folder above it, so that the
+// next lookup there reads the directory again: a translation found a file gone that a listing
+// showed, and the file may have gone with a folder above it (renamed, say).
 func (f *Tree) expireList(dir string) {
 	f.dirs.mu.Lock()
-	if l := f.dirs.m[dir]; l != nil {
-		l.checked, l.racy = time.Time{}, true
+	defer f.dirs.mu.Unlock()
+	f.dirs.expiries++
+	for {
+		if old := f.dirs.m[dir]; old != nil {
+			f.dirs.listed -= len(old.names)
+			delete(f.dirs.m, dir)
+		}
+		if dir == "." {
+			return
+		}
+		dir = path.Dir(dir)
 	}
-	f.dirs.mu.Unlock()
 }
 
 func (l *listing) index() {

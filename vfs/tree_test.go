@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -169,36 +170,84 @@ func TestGrants(t *testing.T) {
 	}
 }
 
-// A texture deleted after the index listed its folder but before the translation read it: the
-// documents are those of the tree without it (the decode runs again on a fresh listing), never
-// a mixture that names the file and then fails to read it.
+// A file deleted after the index listed its folder but before a translation read it — a texture
+// found by a case-folding lookup, a WoW creature skin guessed from a listing of the model's
+// folder, a model's .skin — gives the
+// documents of the tree without it (the decode runs again on a fresh listing), never a mixture
+// that names the file and then fails to read it.
 func TestIndexOutOfDate(t *testing.T) {
+	for _, tc := range []struct{ model, gone string }{
+		{"Units/Swinger.mdl", "Textures/Swinger.tga"},
+		{"Creature/TestBeast/TestBeast.m2", "Creature/TestBeast/TestBeastSkin.blp"},
+		{"Creature/TestBeast/TestBeast.m2", "Creature/TestBeast/TestBeast00.skin"},
+	} {
+		t.Run(path.Base(tc.gone), func(t *testing.T) {
+			src := sampleTree(t)
+			tree, err := Open(src, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tree.Close()
+			dir := path.Dir(tc.gone)
+			if _, err := tree.list(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(src, tc.gone)); err != nil {
+				t.Fatal(err)
+			}
+			// The listing taken before the removal stays in use, however slow the machine.
+			tree.dirs.mu.Lock()
+			tree.dirs.m[dir].checked = time.Now().Add(time.Hour)
+			tree.dirs.mu.Unlock()
+
+			fi, err := tree.SourceInfo(tc.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kind := range []translate.Kind{translate.JSON, translate.GLB, translate.GLTF} {
+				_, got, err := tree.Document(context.Background(), tc.model, fi, kind, NeedBytes)
+				if want := vfstest.MustConvert(t, src, tc.model, kind); err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%s: %v, %d bytes; convert of the tree without %s writes %d:\n%.600s", kind, err, len(got), tc.gone, len(want), got)
+				}
+			}
+		})
+	}
+}
+
+// A dangling symlink is listed but reads as no file, every time: that is the tree's state, not
+// a stale index, and costs no second decode.
+func TestDanglingTexture(t *testing.T) {
 	src := sampleTree(t)
 	const model, texture = "Units/Swinger.mdl", "Textures/Swinger.tga"
+	if err := os.Remove(filepath.Join(src, texture)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("nowhere.tga", filepath.Join(src, texture)); err != nil {
+		t.Fatal(err)
+	}
 	tree, err := Open(src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	if _, err := tree.list("Textures"); err != nil {
-		t.Fatal(err)
+	rec := &recorder{f: tree}
+	if found, ok := rec.FindFold(texture); !ok || found != texture {
+		t.Fatalf("FindFold: %q, %v", found, ok)
 	}
-	if err := os.Remove(filepath.Join(src, texture)); err != nil {
-		t.Fatal(err)
+	if _, err := rec.ReadFile(texture); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadFile of a dangling symlink: %v", err)
 	}
-	// The listing taken before the removal stays in use, however slow the machine.
-	tree.dirs.mu.Lock()
-	tree.dirs.m["Textures"].checked = time.Now().Add(time.Hour)
-	tree.dirs.mu.Unlock()
-
+	if rec.staleIndex() {
+		t.Error("a dangling symlink made the index stale")
+	}
+	if _, err := rec.ReadFile("Textures/none.tga"); !errors.Is(err, fs.ErrNotExist) || rec.staleIndex() {
+		t.Errorf("a file never listed: %v, stale %v", err, rec.staleIndex())
+	}
 	fi, err := tree.SourceInfo(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []translate.Kind{translate.JSON, translate.GLB, translate.GLTF} {
-		_, got, err := tree.Document(context.Background(), model, fi, kind, NeedBytes)
-		if want := vfstest.MustConvert(t, src, model, kind); err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s: %v, %d bytes; convert of the tree without the texture writes %d:\n%.600s", kind, err, len(got), len(want), got)
-		}
+	if _, got, err := tree.Document(context.Background(), model, fi, translate.JSON, NeedBytes); err != nil || !bytes.Contains(got, []byte("Swinger.tga")) {
+		t.Errorf("json: %v\n%.400s", err, got)
 	}
 }
