@@ -7,6 +7,9 @@ import (
 	"errors"
 	"io"
 	"path"
+	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -41,17 +44,18 @@ type arcVirtNode struct {
 }
 
 var (
-	_ gofs.NodeLookuper    = (*arcDirNode)(nil)
-	_ gofs.NodeReaddirer   = (*arcDirNode)(nil)
-	_ gofs.NodeGetattrer   = (*arcDirNode)(nil)
-	_ gofs.NodeOpener      = (*arcFileNode)(nil)
-	_ gofs.NodeGetattrer   = (*arcFileNode)(nil)
-	_ gofs.NodeOpener      = (*arcVirtNode)(nil)
-	_ gofs.NodeGetattrer   = (*arcVirtNode)(nil)
-	_ gofs.FileReader      = (*memberHandle)(nil)
-	_ gofs.FileReleaser    = (*memberHandle)(nil)
-	_ gofs.NodeStatfser    = (*arcDirNode)(nil)
-	_ gofs.NodeOnForgetter = (*arcNode)(nil)
+	_ gofs.NodeLookuper       = (*arcDirNode)(nil)
+	_ gofs.NodeReaddirer      = (*arcDirNode)(nil)
+	_ gofs.NodeOpendirHandler = (*arcDirNode)(nil)
+	_ gofs.NodeGetattrer      = (*arcDirNode)(nil)
+	_ gofs.NodeOpener         = (*arcFileNode)(nil)
+	_ gofs.NodeGetattrer      = (*arcFileNode)(nil)
+	_ gofs.NodeOpener         = (*arcVirtNode)(nil)
+	_ gofs.NodeGetattrer      = (*arcVirtNode)(nil)
+	_ gofs.FileReader         = (*memberHandle)(nil)
+	_ gofs.FileReleaser       = (*memberHandle)(nil)
+	_ gofs.NodeStatfser       = (*arcDirNode)(nil)
+	_ gofs.NodeOnForgetter    = (*arcNode)(nil)
 )
 
 // OnForget notes that the kernel let go of the node, and of its hold on the view (a view of an
@@ -100,8 +104,15 @@ func arcRoot(m *mount, v *vfs.ArchiveView) *arcDirNode {
 	return &arcDirNode{arcNode{node: node{m: m, rel: "."}, view: v}}
 }
 
-// Lookup finds a member, a folder or a virtual document of the archive.
+// Lookup finds a member, a folder or a virtual document of the archive, translating the member
+// unless the document's size is known (see dirNode.lookupVirtual).
 func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	return n.lookup(ctx, name, true, out)
+}
+
+// lookup is Lookup; with sized false (READDIRPLUS) a document whose size is not known yet is
+// answered noAttr instead of translated.
+func (n *arcDirNode) lookup(ctx context.Context, name string, sized bool, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
 	rel := path.Join(n.rel, name)
 	fi, err := n.view.Stat(rel)
 	if err == nil {
@@ -140,13 +151,21 @@ func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut
 	if fi, err := n.view.Stat(src); err != nil || fi.IsDir() {
 		return nil, syscall.ENOENT
 	}
-	// The size when known; else timeout 0, so that the kernel asks Getattr, which translates.
 	size, known := n.view.KnownSize(src, kind)
+	if !known {
+		if !sized {
+			return nil, noAttr
+		}
+		var err error
+		size, err = n.view.Size(ctx, src, kind)
+		var fe *vfs.TranslationError
+		if err != nil && !errors.As(err, &fe) {
+			return nil, toErrno(err)
+		}
+	}
 	arcAttr(&out.Attr, n.view, false, size)
 	out.SetEntryTimeout(n.m.entryTimeout)
-	if known {
-		out.SetAttrTimeout(n.m.attrTimeout)
-	}
+	out.SetAttrTimeout(n.m.attrTimeout)
 	if ch := n.GetChild(name); ch != nil {
 		if old, ok := ch.Operations().(*arcVirtNode); ok && old.view == n.view && old.src == src && old.kind == kind {
 			return ch, 0
@@ -160,19 +179,82 @@ func (n *arcDirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut
 
 // Readdir lists the folder with the virtual documents beside each model and texture.
 func (n *arcDirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
+	ents, _, errno := n.list()
+	if errno != 0 {
+		return nil, errno
+	}
+	return gofs.NewListDirStream(ents), 0
+}
+
+// list returns the entries of the folder, sorted by name, and which of them are virtual.
+func (n *arcDirNode) list() ([]fuse.DirEntry, []bool, syscall.Errno) {
 	list, err := n.view.List(n.rel)
 	if err != nil {
-		return nil, toErrno(err)
+		return nil, nil, toErrno(err)
 	}
-	ents := make([]fuse.DirEntry, len(list))
+	ents, virtual := make([]fuse.DirEntry, len(list)), make([]bool, len(list))
 	for i, e := range list {
 		mode := uint32(syscall.S_IFREG)
 		if e.Type.IsDir() {
 			mode = syscall.S_IFDIR
 		}
-		ents[i] = fuse.DirEntry{Name: e.Name, Mode: mode}
+		ents[i], virtual[i] = fuse.DirEntry{Name: e.Name, Mode: mode}, e.Virtual
 	}
-	return gofs.NewListDirStream(ents), 0
+	return ents, virtual, 0
+}
+
+// OpendirHandle opens the folder for listing, with a handle that answers READDIRPLUS's lookups
+// without translating.
+func (n *arcDirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	ents, virtual, errno := n.list()
+	if errno != 0 {
+		return nil, 0, errno
+	}
+	return &arcDirHandle{n: n, ents: ents, virtual: virtual}, 0, 0
+}
+
+// arcDirHandle is an open folder of an archive: the listing taken at opendir, read from an
+// offset.
+type arcDirHandle struct {
+	n       *arcDirNode
+	ents    []fuse.DirEntry
+	virtual []bool
+
+	mu   sync.Mutex
+	next int
+}
+
+var (
+	_ gofs.FileReaddirenter = (*arcDirHandle)(nil)
+	_ gofs.FileSeekdirer    = (*arcDirHandle)(nil)
+	_ gofs.FileLookuper     = (*arcDirHandle)(nil)
+)
+
+// Readdirent returns the next entry, or nil at the end.
+func (h *arcDirHandle) Readdirent(ctx context.Context) (*fuse.DirEntry, syscall.Errno) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.next >= len(h.ents) {
+		return nil, 0
+	}
+	de := h.ents[h.next]
+	h.next++
+	de.Off = uint64(h.next) // the offset of the entry after this one
+	return &de, 0
+}
+
+// Seekdir continues the listing after the entry at offset off (0: from the start).
+func (h *arcDirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next = int(min(off, uint64(len(h.ents))))
+	return 0
+}
+
+// Lookup answers the lookup READDIRPLUS makes for each listed entry.
+func (h *arcDirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	i, found := slices.BinarySearchFunc(h.ents, name, func(e fuse.DirEntry, name string) int { return strings.Compare(e.Name, name) })
+	return h.n.lookup(ctx, name, !found || !h.virtual[i], out)
 }
 
 // Getattr reports the folder's attributes.

@@ -4,6 +4,7 @@ package fusefs
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -18,9 +19,8 @@ import (
 	"github.com/modelfs/modelfs/vfs"
 )
 
-// Lookup finds name in SRC, or, when there is no such entry, a virtual document beside a model.
-// It never translates: a virtual document whose size is not cached is answered with attribute
-// timeout 0, so that the kernel asks Getattr for the size.
+// Lookup finds name in SRC, or, when there is no such entry, a virtual document beside a model,
+// translating the model unless the document's size is known (see lookupVirtual).
 func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
 	rel := path.Join(n.rel, name)
 	fi, err := n.m.tree.Lstat(rel)
@@ -30,8 +30,12 @@ func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (
 	if errno := toErrno(err); errno != syscall.ENOENT {
 		return nil, errno
 	}
-	return n.lookupVirtual(ctx, name, nil, out)
+	return n.lookupVirtual(ctx, name, nil, true, out)
 }
+
+// noAttr is what a READDIRPLUS lookup answers for an entry it gives no attributes: the
+// kernel lists the entry all the same and looks it up by name when it is used.
+const noAttr = syscall.ENOENT
 
 // lookupReal answers the lookup of an entry of SRC whose Lstat is fi.
 func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileInfo, out *fuse.EntryOut) *gofs.Inode {
@@ -47,10 +51,14 @@ func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileIn
 }
 
 // lookupVirtual answers the lookup of name, which is not an entry of SRC: a virtual document, or
-// ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another. It
-// never translates: the size comes from the model's current version when the mount has one,
-// else the attributes are given with timeout 0, so that the kernel asks Getattr for the size.
-func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+// ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another.
+//
+// Every answer carries the document's true size. The kernel may show a lookup's attributes to
+// a stat that races with the lookup's reply, even with attribute timeout 0. So a size the
+// mount does not know yet is never answered with a stand-in: when sized is true the model is
+// translated first; else (READDIRPLUS, which must not translate a whole folder) the answer is
+// noAttr.
+func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, sized bool, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
 	srcName, kind, ok := n.m.tree.Virtual(name)
 	if !ok {
 		return nil, syscall.ENOENT
@@ -73,25 +81,30 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 		return nil, syscall.ENOENT
 	}
 	v := n.m.tree.Current(src, fi)
+	if v == nil || !v.Has(kind) {
+		if !sized {
+			return nil, noAttr
+		}
+		n.m.tree.ReadAhead(src)
+		var err error
+		v, _, err = n.m.tree.Document(ctx, src, fi, kind, vfs.NeedSize)
+		var fe *vfs.TranslationError
+		if v == nil || err != nil && !errors.As(err, &fe) {
+			return nil, toErrno(err)
+		}
+	}
 	virtAttr(&out.Attr, fi, v, kind)
 	out.SetEntryTimeout(n.m.entryTimeout)
-	if v != nil && v.Has(kind) {
-		out.SetAttrTimeout(n.m.attrTimeout)
-	}
-	// The node already there serves when it shows this version, or none yet while this one is
-	// not known; else the name gets a new node, so that no page or size of one version is
-	// taken for another's.
+	out.SetAttrTimeout(n.m.attrTimeout)
+	// The node already there serves when it shows this version; else the name gets a new node,
+	// so that no page or size of one version is taken for another's.
 	if ch := n.GetChild(name); ch != nil {
-		if old, ok := ch.Operations().(*virtNode); ok && old.kind == kind && old.src == src {
-			if v == nil && old.unbound() || v != nil && old.shows(v) {
-				return ch, 0
-			}
+		if old, ok := ch.Operations().(*virtNode); ok && old.kind == kind && old.src == src && old.shows(v) {
+			return ch, 0
 		}
 	}
 	vn := &virtNode{node: node{m: n.m}, src: src, kind: kind} // its rel is src's (see node)
-	if v != nil {
-		vn.shows(v)
-	}
+	vn.shows(v)
 	n.m.tree.Hold(1)
 	return n.NewInode(ctx, vn, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }
@@ -149,7 +162,8 @@ func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 
 // OpendirHandle opens the directory for listing. The handle keeps the directory open, so that
 // the lookups of a READDIRPLUS (one per listed entry, six per model) cost one fstatat for an
-// entry of SRC and none for a virtual document, whose existence the listing itself shows.
+// entry of SRC and none for a virtual document, whose existence the listing itself shows (and
+// which goes without attributes while its size is not known).
 func (n *dirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
 	dir, err := n.m.tree.OpenDir(n.rel)
 	if err != nil {
@@ -227,7 +241,7 @@ func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut)
 			}
 			h.mu.Unlock()
 		}
-		return h.n.lookupVirtual(ctx, name, fi, out)
+		return h.n.lookupVirtual(ctx, name, fi, false, out)
 	}
 	fi, err := h.dir.Lstat(name)
 	if err != nil {

@@ -91,13 +91,6 @@ func (n *virtNode) shows(v *vfs.Version) bool {
 	return n.id == v.ID()
 }
 
-// unbound reports whether n has not shown any version yet.
-func (n *virtNode) unbound() bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return !n.bound
-}
-
 // cacheState remembers the content of a file's last open — a passthrough file's identity, a
 // virtual document's key — so that the kernel keeps its cached pages only while the content is
 // unchanged (FOPEN_KEEP_CACHE). It holds the key itself, not a string of it: a folder of 10,000
