@@ -7,8 +7,6 @@ import (
 	"errors"
 	"io"
 	"path"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -179,46 +177,45 @@ func (n *arcDirNode) lookup(ctx context.Context, name string, sized bool, out *f
 
 // Readdir lists the folder with the virtual documents beside each model and texture.
 func (n *arcDirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
-	ents, _, errno := n.list()
+	ents, errno := n.list()
 	if errno != 0 {
 		return nil, errno
 	}
 	return gofs.NewListDirStream(ents), 0
 }
 
-// list returns the entries of the folder, sorted by name, and which of them are virtual.
-func (n *arcDirNode) list() ([]fuse.DirEntry, []bool, syscall.Errno) {
+// list returns the entries of the folder, sorted by name.
+func (n *arcDirNode) list() ([]fuse.DirEntry, syscall.Errno) {
 	list, err := n.view.List(n.rel)
 	if err != nil {
-		return nil, nil, toErrno(err)
+		return nil, toErrno(err)
 	}
-	ents, virtual := make([]fuse.DirEntry, len(list)), make([]bool, len(list))
+	ents := make([]fuse.DirEntry, len(list))
 	for i, e := range list {
 		mode := uint32(syscall.S_IFREG)
 		if e.Type.IsDir() {
 			mode = syscall.S_IFDIR
 		}
-		ents[i], virtual[i] = fuse.DirEntry{Name: e.Name, Mode: mode}, e.Virtual
+		ents[i] = fuse.DirEntry{Name: e.Name, Mode: mode}
 	}
-	return ents, virtual, 0
+	return ents, 0
 }
 
 // OpendirHandle opens the folder for listing, with a handle that answers READDIRPLUS's lookups
 // without translating.
 func (n *arcDirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
-	ents, virtual, errno := n.list()
+	ents, errno := n.list()
 	if errno != 0 {
 		return nil, 0, errno
 	}
-	return &arcDirHandle{n: n, ents: ents, virtual: virtual}, 0, 0
+	return &arcDirHandle{n: n, ents: ents}, 0, 0
 }
 
 // arcDirHandle is an open folder of an archive: the listing taken at opendir, read from an
 // offset.
 type arcDirHandle struct {
-	n       *arcDirNode
-	ents    []fuse.DirEntry
-	virtual []bool
+	n    *arcDirNode
+	ents []fuse.DirEntry
 
 	mu   sync.Mutex
 	next int
@@ -251,10 +248,9 @@ func (h *arcDirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
 	return 0
 }
 
-// Lookup answers the lookup READDIRPLUS makes for each listed entry.
+// Lookup answers the lookup READDIRPLUS makes for each listed entry, never translating.
 func (h *arcDirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-	i, found := slices.BinarySearchFunc(h.ents, name, func(e fuse.DirEntry, name string) int { return strings.Compare(e.Name, name) })
-	return h.n.lookup(ctx, name, !found || !h.virtual[i], out)
+	return h.n.lookup(ctx, name, false, out)
 }
 
 // Getattr reports the folder's attributes.

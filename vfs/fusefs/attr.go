@@ -121,17 +121,13 @@ func fileType(m fs.FileMode) uint32 {
 }
 
 // virtAttr fills out for the virtual document of kind of the model whose Lstat is fi and whose
-// current version is v (nil when not known yet): the source's owner and times (mtime: the
-// newest of source and what its translation read), the read bits the source and all it was
-// made from grant (see access; the source's alone while v is not known), one link, the
-// document's size.
+// current version is v: the source's owner and times (mtime: the newest of source and what its
+// translation read), the read bits the source and all it was made from grant (see access), one
+// link, the document's size.
 func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *vfs.Version, kind translate.Kind) {
 	setAttr(out, fi)
-	size, mtime := int64(0), fi.ModTime().UnixNano()
 	perm := uint32(fi.Mode().Perm()) & 0o444 // the source's as it is now: a chmod shows at once
-	if v != nil {
-		size, mtime, perm = v.Size(kind), max(mtime, v.ModTime()), perm&v.Perm()
-	}
+	size, mtime, perm := v.Size(kind), max(fi.ModTime().UnixNano(), v.ModTime()), perm&v.Perm()
 	out.Mode = syscall.S_IFREG | perm
 	out.Size = uint64(size)
 	out.Blocks = (uint64(size) + 511) / 512

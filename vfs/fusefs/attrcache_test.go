@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -31,7 +32,9 @@ func TestCachedAttrsExact(t *testing.T) {
 	writeFile(t, filepath.Join(src, "Units", "Pack.mpq"), mpqtest.Archive{Members: []mpqtest.Member{
 		{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
 	}}.Bytes())
-	dirs := []string{"Units", "Textures", "Units/Pack.mpq/Units"}
+	// Textures first: a model's translation makes its texture's sizes known, and the listing
+	// of a folder is checked cold.
+	dirs := []string{"Textures", "Units", "Units/Pack.mpq/Units"}
 
 	// The names to check, from a mount of their own.
 	names := map[string][]string{}
@@ -47,8 +50,14 @@ func TestCachedAttrsExact(t *testing.T) {
 			}
 		}
 	}
+	for _, want := range []string{"Textures/Swinger.tga.png", "Units/Crate.mdx.gltf", "Units/Pack.mpq/Units/Crate.mdx.glb"} {
+		if !slices.Contains(names[path.Dir(want)], path.Base(want)) {
+			t.Fatalf("%s is not listed: %q", want, names[path.Dir(want)])
+		}
+	}
 	for _, list := range []bool{true, false} {
-		m := mountT(t, src, vfs.Options{})
+		// With a disk tier, as a mount has by default: lookups start read-ahead there.
+		m := mountT(t, src, vfs.Options{CacheDir: t.TempDir()})
 		for _, dir := range dirs {
 			if list {
 				if _, err := os.ReadDir(m.path(dir)); err != nil {

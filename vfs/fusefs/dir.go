@@ -53,9 +53,9 @@ func (n *dirNode) lookupReal(ctx context.Context, name, rel string, fi fs.FileIn
 // lookupVirtual answers the lookup of name, which is not an entry of SRC: a virtual document, or
 // ENOENT. srcInfo, when not nil, is a fresh Lstat of the source, which saves taking another.
 //
-// Every answer carries the document's true size. The kernel may show a lookup's attributes to
-// a stat that races with the lookup's reply, even with attribute timeout 0. So a size the
-// mount does not know yet is never answered with a stand-in: when sized is true the model is
+// Every answer carries the document's true size: a stat can be answered from the kernel's
+// cache with a lookup's attributes even when they were given with timeout 0, so a size the mount
+// does not know yet is never answered with a stand-in. When sized is true the model is
 // translated first; else (READDIRPLUS, which must not translate a whole folder) the answer is
 // noAttr.
 func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, sized bool, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
@@ -103,8 +103,7 @@ func (n *dirNode) lookupVirtual(ctx context.Context, name string, srcInfo fs.Fil
 			return ch, 0
 		}
 	}
-	vn := &virtNode{node: node{m: n.m}, src: src, kind: kind} // its rel is src's (see node)
-	vn.shows(v)
+	vn := &virtNode{node: node{m: n.m}, src: src, kind: kind, id: v.ID()} // its rel is src's (see node)
 	n.m.tree.Hold(1)
 	return n.NewInode(ctx, vn, gofs.StableAttr{Mode: syscall.S_IFREG}), 0
 }

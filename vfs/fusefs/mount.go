@@ -88,16 +88,17 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 		AllowOther: opt.AllowOther,
 		Options:    []string{"ro", "default_permissions"},
 		// READDIRPLUS stays on: the kernel then gets each entry's attributes with the listing
-		// (one round trip per batch instead of one per entry for `ls -l`). Lookup never
-		// translates; a virtual file whose size is not cached yet is answered with attribute
-		// timeout 0, so its size is asked for (and computed) only when someone stats it.
+		// (one round trip per batch instead of one per entry for `ls -l`), except for a
+		// virtual file whose size is not known yet: READDIRPLUS never translates, so that
+		// entry goes without attributes and its lookup by name, when someone uses it,
+		// translates the model.
 		DirectMountFlags: directMountFlags,
 		Debug:            opt.Debug,
 		Logger:           log.New(&slogWriter{opt.Logger}, "", 0),
 	}
 	fo := &gofs.Options{
 		MountOptions:    mo,
-		NegativeTimeout: &neg, // entry and attribute timeouts are set per reply (some must be 0)
+		NegativeTimeout: &neg, // entry and attribute timeouts are set per reply
 		// Modes as given: an entry of mode 0000 in SRC is 0000 here, not go-fuse's default.
 		NullPermissions: true,
 		Logger:          log.New(&slogWriter{opt.Logger}, "", 0),

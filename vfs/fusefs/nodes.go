@@ -67,7 +67,7 @@ type linkNode struct{ passNode }
 type specialNode struct{ passNode }
 
 // virtNode is a virtual document NAME.EXT.KIND beside the model NAME.EXT. Each node shows one
-// version of the document, the first it is asked about: the kernel keeps pages and a size per
+// version of the document, the one its lookup found: the kernel keeps pages and a size per
 // inode, so a new version gets a new inode (see lookupVirtual), and a node asked about after its
 // version was superseded answers ESTALE, on which the kernel looks the name up again and gets
 // the new one, while handles opened on the old node read the old version to its end.
@@ -76,20 +76,11 @@ type virtNode struct {
 	src  string // the model's path, relative to SRC
 	kind translate.Kind
 
-	mu    sync.Mutex
-	bound bool
-	id    cache.Key // the id of the version shown, once bound
+	id cache.Key // the id of the version shown
 }
 
-// shows binds n to v if it shows no version yet, and reports whether it shows v.
-func (n *virtNode) shows(v *vfs.Version) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !n.bound {
-		n.bound, n.id = true, v.ID()
-	}
-	return n.id == v.ID()
-}
+// shows reports whether n shows v.
+func (n *virtNode) shows(v *vfs.Version) bool { return n.id == v.ID() }
 
 // cacheState remembers the content of a file's last open — a passthrough file's identity, a
 // virtual document's key — so that the kernel keeps its cached pages only while the content is
