@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"path"
-	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -208,17 +207,13 @@ func (n *arcDirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.File
 	if errno != 0 {
 		return nil, 0, errno
 	}
-	return &arcDirHandle{n: n, ents: ents}, 0, 0
+	return &arcDirHandle{dirStream: dirStream{ents: ents}, n: n}, 0, 0
 }
 
-// arcDirHandle is an open folder of an archive: the listing taken at opendir, read from an
-// offset.
+// arcDirHandle is an open folder of an archive.
 type arcDirHandle struct {
-	n    *arcDirNode
-	ents []fuse.DirEntry
-
-	mu   sync.Mutex
-	next int
+	dirStream
+	n *arcDirNode
 }
 
 var (
@@ -226,27 +221,6 @@ var (
 	_ gofs.FileSeekdirer    = (*arcDirHandle)(nil)
 	_ gofs.FileLookuper     = (*arcDirHandle)(nil)
 )
-
-// Readdirent returns the next entry, or nil at the end.
-func (h *arcDirHandle) Readdirent(ctx context.Context) (*fuse.DirEntry, syscall.Errno) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.next >= len(h.ents) {
-		return nil, 0
-	}
-	de := h.ents[h.next]
-	h.next++
-	de.Off = uint64(h.next) // the offset of the entry after this one
-	return &de, 0
-}
-
-// Seekdir continues the listing after the entry at offset off (0: from the start).
-func (h *arcDirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.next = int(min(off, uint64(len(h.ents))))
-	return 0
-}
 
 // Lookup answers the lookup READDIRPLUS makes for each listed entry, never translating.
 func (h *arcDirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {

@@ -148,13 +148,9 @@ func (n *dirNode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 		return nil, toErrno(err)
 	}
 	defer dir.Close()
-	list, errno := n.list(dir)
+	ents, _, errno := n.list(dir)
 	if errno != 0 {
 		return nil, errno
-	}
-	ents := make([]fuse.DirEntry, len(list))
-	for i, e := range list {
-		ents[i] = e.DirEntry
 	}
 	return gofs.NewListDirStream(ents), 0
 }
@@ -168,32 +164,53 @@ func (n *dirNode) OpendirHandle(ctx context.Context, flags uint32) (gofs.FileHan
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	list, errno := n.list(dir)
+	ents, virtual, errno := n.list(dir)
 	if errno != 0 {
 		dir.Close()
 		return nil, 0, errno
 	}
-	return &dirHandle{n: n, dir: dir, ents: list}, 0, 0
+	return &dirHandle{dirStream: dirStream{ents: ents}, n: n, dir: dir, virtual: virtual}, 0, 0
 }
 
-// dirHandle is an open directory: the listing taken at opendir, read from an offset.
-type dirHandle struct {
-	n    *dirNode
-	dir  *os.Root // the directory itself, for stats of its entries
-	ents []dirEntry
-
-	mu   sync.Mutex
+// dirStream is a listing taken at opendir, read from an offset: what the directory handles of
+// a folder of SRC and of an archive share.
+type dirStream struct {
+	mu   sync.Mutex // guards next, and the fields of the handle that embeds the stream
+	ents []fuse.DirEntry
 	next int
+}
+
+// Readdirent returns the next entry, or nil at the end.
+func (s *dirStream) Readdirent(ctx context.Context) (*fuse.DirEntry, syscall.Errno) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.next >= len(s.ents) {
+		return nil, 0
+	}
+	de := s.ents[s.next]
+	s.next++
+	de.Off = uint64(s.next) // the offset of the entry after this one
+	return &de, 0
+}
+
+// Seekdir continues the listing after the entry at offset off (0: from the start).
+func (s *dirStream) Seekdir(ctx context.Context, off uint64) syscall.Errno {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next = int(min(off, uint64(len(s.ents))))
+	return 0
+}
+
+// dirHandle is an open directory of SRC.
+type dirHandle struct {
+	dirStream
+	n       *dirNode
+	dir     *os.Root // the directory itself, for stats of its entries
+	virtual []bool   // by entry: a document that modelfs adds
 	// last is the latest Lstat of an entry of SRC that Lookup made: a model's virtual documents
 	// are listed right after it, and their key is computed from it.
 	last     fs.FileInfo
 	lastName string
-}
-
-// dirEntry is one listed entry; virtual is true for a document that modelfs adds.
-type dirEntry struct {
-	fuse.DirEntry
-	virtual bool
 }
 
 var (
@@ -203,35 +220,13 @@ var (
 	_ gofs.FileReleasedirer = (*dirHandle)(nil)
 )
 
-// Readdirent returns the next entry, or nil at the end.
-func (h *dirHandle) Readdirent(ctx context.Context) (*fuse.DirEntry, syscall.Errno) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.next >= len(h.ents) {
-		return nil, 0
-	}
-	de := h.ents[h.next].DirEntry
-	h.next++
-	de.Off = uint64(h.next) // the offset of the entry after this one
-	return &de, 0
-}
-
-// Seekdir continues the listing after the entry at offset off (0: from the start).
-func (h *dirHandle) Seekdir(ctx context.Context, off uint64) syscall.Errno {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.next = int(min(off, uint64(len(h.ents))))
-	return 0
-}
-
 // Lookup answers the lookup READDIRPLUS makes for each listed entry.
 func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
-
-	i, found := slices.BinarySearchFunc(h.ents, name, func(e dirEntry, name string) int { return strings.Compare(e.Name, name) })
+	i, found := slices.BinarySearchFunc(h.ents, name, func(e fuse.DirEntry, name string) int { return strings.Compare(e.Name, name) })
 	if !found {
 		return h.n.Lookup(ctx, name, out)
 	}
-	if h.ents[i].virtual {
+	if h.virtual[i] {
 		var fi fs.FileInfo
 		if srcName, _, ok := h.n.m.tree.Virtual(name); ok {
 			h.mu.Lock()
@@ -258,13 +253,13 @@ func (h *dirHandle) Releasedir(ctx context.Context, flags uint32) {
 }
 
 // list returns the entries of dir (this node's directory in SRC) as Readdir shows them, sorted
-// by name.
-func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
+// by name, and which of them are documents modelfs adds.
+func (n *dirNode) list(dir *os.Root) ([]fuse.DirEntry, []bool, syscall.Errno) {
 	ents, err := n.m.tree.List(dir, n.rel)
 	if err != nil {
-		return nil, toErrno(err)
+		return nil, nil, toErrno(err)
 	}
-	list := make([]dirEntry, len(ents))
+	list, virtual := make([]fuse.DirEntry, len(ents)), make([]bool, len(ents))
 	for i, e := range ents {
 		mode := uint32(syscall.S_IFREG)
 		if !e.Virtual {
@@ -273,7 +268,7 @@ func (n *dirNode) list(dir *os.Root) ([]dirEntry, syscall.Errno) {
 		if e.Archive {
 			mode = syscall.S_IFDIR
 		}
-		list[i] = dirEntry{DirEntry: fuse.DirEntry{Name: e.Name, Mode: mode}, virtual: e.Virtual}
+		list[i], virtual[i] = fuse.DirEntry{Name: e.Name, Mode: mode}, e.Virtual
 	}
-	return list, 0
+	return list, virtual, 0
 }
