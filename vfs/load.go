@@ -333,9 +333,8 @@ func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, la
 		format = ft.Name
 	}
 	if err != nil {
-		begin()
-		for _, kind := range f.modelKinds {
-			if !raced {
+		if begin(); !raced {
+			for _, kind := range f.modelKinds {
 				k.doc(kind, nil, err)
 			}
 		}
