@@ -155,10 +155,7 @@ func OpenDisk(opt DiskOptions) (*Disk, error) {
 	}
 	d.rescan()
 	if !opt.Inspect {
-		d.mu.Lock()
-		victims := d.evictLocked(0)
-		d.mu.Unlock()
-		d.remove(victims)
+		d.remove(d.evict(0))
 	}
 	return d, nil
 }
@@ -339,6 +336,13 @@ func (d *Disk) rescan() {
 	d.scanned = time.Now()
 }
 
+// evict is evictLocked under the lock.
+func (d *Disk) evict(room int64) []Key {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.evictLocked(room)
+}
+
 // evictLocked drops least recently used entries until room more bytes fit in the budget, and
 // returns them, for remove to delete once the lock is released.
 func (d *Disk) evictLocked(room int64) []Key {
@@ -414,7 +418,14 @@ func (d *Disk) Get(key Key) (*Entry, error) {
 	e.d = d
 	now := time.Now()
 	os.Chtimes(p, now, now) // its last use, for the next process that takes stock
+	d.hit(key, f)
+	return e, nil
+}
+
+// hit counts a hit of the entry of key, open as f, and makes it the most recently used.
+func (d *Disk) hit(key Key, f *os.File) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.stats.Hits++
 	if el, ok := d.items[key]; ok {
 		d.lru.MoveToFront(el)
@@ -423,14 +434,12 @@ func (d *Disk) Get(key Key) (*Entry, error) {
 		d.used += blocks(fi.Size())
 		d.stats.Entries = len(d.items)
 	}
-	d.mu.Unlock()
-	return e, nil
 }
 
 func (d *Disk) count(f func(*DiskStats)) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	f(&d.stats)
-	d.mu.Unlock()
 }
 
 // discard removes the damaged entry open as f, unless its name now holds another file (a
@@ -443,11 +452,11 @@ func (d *Disk) discard(key Key, f *os.File) {
 		}
 	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.stats.Corrupt++
 	if el, ok := d.items[key]; ok {
 		d.dropLocked(el)
 	}
-	d.mu.Unlock()
 }
 
 // The file of an entry, written front to back as its parts are made:
@@ -611,11 +620,7 @@ type Writer struct {
 
 // Create starts the entry of key.
 func (d *Disk) Create(key Key) (*Writer, error) {
-	d.mu.Lock()
-	// Catch up with what other processes sharing the directory wrote, now and then: a scan
-	// costs a stat of every entry.
-	paused, catchUp := time.Now().Before(d.pausedUntil), d.written > d.max/4 && time.Since(d.scanned) > rescanEvery
-	d.mu.Unlock()
+	paused, catchUp := d.writable()
 	if paused {
 		return nil, ErrPaused
 	}
@@ -642,12 +647,24 @@ func (d *Disk) Create(key Key) (*Writer, error) {
 	return w, nil
 }
 
+// writable reports whether writes are paused, and whether it is time to catch up with what
+// other processes sharing the directory wrote: a scan costs a stat of every entry.
+func (d *Disk) writable() (paused, catchUp bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return time.Now().Before(d.pausedUntil), d.written > d.max/4 && time.Since(d.scanned) > rescanEvery
+}
+
 // failed pauses writing after err and returns it for the caller.
 func (d *Disk) failed(err error) error {
-	d.mu.Lock()
-	d.pausedUntil = time.Now().Add(pauseAfter)
-	d.mu.Unlock()
+	d.pause()
 	return fmt.Errorf("disk cache %s: %w", d.dir, err)
+}
+
+func (d *Disk) pause() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.pausedUntil = time.Now().Add(pauseAfter)
 }
 
 // write makes room for b and writes it.
@@ -660,16 +677,22 @@ func (w *Writer) write(b []byte) error {
 		w.err = ErrEntryTooLarge
 		return w.err
 	}
-	w.d.mu.Lock()
-	victims := w.d.evictLocked(blocks(w.reserved+room) - blocks(w.reserved))
-	w.d.reserved += blocks(w.reserved+room) - blocks(w.reserved)
-	w.d.mu.Unlock()
+	w.d.remove(w.d.reserve(blocks(w.reserved+room) - blocks(w.reserved)))
 	w.reserved += room
-	w.d.remove(victims)
 	if _, err := w.f.Write(b); err != nil {
 		w.err = w.d.failed(err)
 	}
 	return w.err
+}
+
+// reserve takes n bytes of the budget for a write under way, and returns the entries evicted
+// to make room.
+func (d *Disk) reserve(n int64) []Key {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	victims := d.evictLocked(n)
+	d.reserved += n
+	return victims
 }
 
 // Part writes the part named name.
@@ -719,9 +742,10 @@ func (w *Writer) Abort() {
 }
 
 func (w *Writer) release() {
-	w.d.mu.Lock()
-	w.d.reserved -= blocks(w.reserved)
-	w.d.mu.Unlock()
+	if w.reserved == 0 {
+		return
+	}
+	w.d.reserve(-blocks(w.reserved))
 	w.reserved = 0
 }
 
@@ -755,10 +779,7 @@ func (w *Writer) Commit(meta []byte) error {
 	d, sub := w.d, w.key.String()[:2]
 	err := w.f.Close()
 	w.f = nil
-	d.mu.Lock()
-	haveSub := d.subdirs[sub]
-	d.mu.Unlock()
-	if err == nil && !haveSub {
+	if err == nil && !d.hasSubdir(sub) {
 		err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755)
 	}
 	if err == nil {
@@ -792,6 +813,12 @@ func (w *Writer) Commit(meta []byte) error {
 	d.stats.Writes++
 	d.stats.Entries = len(d.items)
 	return nil
+}
+
+func (d *Disk) hasSubdir(sub string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.subdirs[sub]
 }
 
 // writeAtomic writes data to path (inside the cache directory dir) through a temporary file.

@@ -115,10 +115,7 @@ func (j *Journal) Append(recs ...[]byte) error {
 		if _, err := j.f.Write(buf); err != nil {
 			return err
 		}
-		j.d.mu.Lock()
-		j.d.used += int64(len(buf))
-		j.d.fixed += int64(len(buf))
-		j.d.mu.Unlock()
+		j.d.grow(int64(len(buf)))
 	}
 	return nil
 }
@@ -170,15 +167,19 @@ func (j *Journal) Rewrite(recs [][]byte) error {
 	}
 	j.f.Close()
 	j.f = f
-	j.d.mu.Lock()
 	if old != nil {
-		j.d.used -= blocks(old.Size())
-		j.d.fixed -= blocks(old.Size())
+		j.d.grow(-blocks(old.Size()))
 	}
-	j.d.used += blocks(int64(len(buf)))
-	j.d.fixed += blocks(int64(len(buf)))
-	j.d.mu.Unlock()
+	j.d.grow(blocks(int64(len(buf))))
 	return nil
+}
+
+// grow charges n more bytes (fewer when negative) of journals, which are not entries.
+func (d *Disk) grow(n int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.used += n
+	d.fixed += n
 }
 
 // Close closes the journal's file.

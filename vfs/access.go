@@ -71,9 +71,7 @@ func (f *Tree) access(src string, v *Version) uint32 {
 // stateOf returns the state of the file name: the one the mount knows, else one made from a
 // fresh look at it.
 func (f *Tree) stateOf(name string) (fileState, bool) {
-	f.mu.Lock()
-	st, ok := f.files.get(name)
-	f.mu.Unlock()
+	st, ok := f.fileOf(name)
 	if ok && st.id.mode != 0 {
 		return st, true
 	}
@@ -124,14 +122,7 @@ type dirState struct {
 // listing's identity while that is recent (see dirRecheck), else a fresh Stat's; the ACL is
 // looked up once per identity.
 func (f *Tree) dirAccess(dir string) (identity, bool, bool) {
-	f.dirs.mu.Lock()
-	l := f.dirs.m[dir]
-	recent := l != nil && time.Since(l.checked) < dirRecheck
-	var id identity
-	if recent {
-		id = l.id
-	}
-	f.dirs.mu.Unlock()
+	id, recent := f.dirs.recent(dir)
 	if !recent {
 		fi, err := f.root.Stat(dir)
 		if err != nil {
@@ -139,9 +130,7 @@ func (f *Tree) dirAccess(dir string) (identity, bool, bool) {
 		}
 		id = identityOf(fi)
 	}
-	f.mu.Lock()
-	ds, ok := f.dirACLs.get(dir)
-	f.mu.Unlock()
+	ds, ok := f.dirACL(dir)
 	if ok && ds.id == id {
 		return id, ds.acl, true
 	}
@@ -151,10 +140,31 @@ func (f *Tree) dirAccess(dir string) (identity, bool, bool) {
 	}
 	ds = dirState{id: id, acl: hasACL(d)}
 	d.Close()
-	f.mu.Lock()
-	f.dirACLs.put(dir, ds)
-	f.mu.Unlock()
+	f.putDirACL(dir, ds)
 	return id, ds.acl, true
+}
+
+// recent returns the identity of the listing of dir while it is recent (see dirRecheck).
+func (d *dirs) recent(dir string) (identity, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l := d.m[dir]
+	if l == nil || time.Since(l.checked) >= dirRecheck {
+		return identity{}, false
+	}
+	return l.id, true
+}
+
+func (f *Tree) dirACL(dir string) (dirState, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dirACLs.get(dir)
+}
+
+func (f *Tree) putDirACL(dir string, ds dirState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dirACLs.put(dir, ds)
 }
 
 // grants returns, as read bits (0400 owner, 0040 group, 0004 others), whether each class of a
@@ -210,9 +220,7 @@ const (
 // per user for the mount's life (a user's groups change rarely, and a change shows at the next
 // mount).
 func (f *Tree) member(uid, gid uint32) int {
-	f.mu.Lock()
-	groups, ok := f.groups[uid]
-	f.mu.Unlock()
+	groups, ok := f.groupsOf(uid)
 	if !ok {
 		groups = nil
 		if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
@@ -225,9 +233,7 @@ func (f *Tree) member(uid, gid uint32) int {
 				}
 			}
 		}
-		f.mu.Lock()
-		f.groups[uid] = groups
-		f.mu.Unlock()
+		f.putGroups(uid, groups)
 	}
 	switch {
 	case groups == nil:
@@ -236,4 +242,17 @@ func (f *Tree) member(uid, gid uint32) int {
 		return memberYes
 	}
 	return memberNo
+}
+
+func (f *Tree) groupsOf(uid uint32) (map[uint32]bool, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	g, ok := f.groups[uid]
+	return g, ok
+}
+
+func (f *Tree) putGroups(uid uint32, groups map[uint32]bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.groups[uid] = groups
 }

@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/translate"
@@ -60,7 +58,7 @@ type ArchiveView struct {
 	stale atomic.Bool  // replaced by a view of a changed archive file
 	once  sync.Once    // closes the files
 
-	loads singleflight.Group
+	loads cache.Group[arcLoad]
 	mu    sync.Mutex
 	sizes map[string]*arcDoc // source → what its translation made
 	scans map[string]*scan   // folder → where a sequential scan of it is (see readAhead)
@@ -118,7 +116,7 @@ type archiveViews struct {
 	mu     sync.Mutex
 	m      map[string]*ArchiveView
 	failed map[string]failedOpen
-	opens  singleflight.Group
+	opens  cache.Group[*ArchiveView]
 }
 
 // IsArchive reports whether the entry rel of the tree, whose Lstat is fi, is an archive shown
@@ -200,17 +198,10 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 	// One view per set of archives, and one failure: a changed archive file replaces them. An
 	// old view stays open while front-end nodes hold it (see Release). Archives are opened
 	// outside the lock, one open per name at a time.
-	t.archives.mu.Lock()
-	if v := t.archives.m[name]; v != nil && v.key == key {
-		t.archives.mu.Unlock()
-		return v, nil
+	if v, err, ok := t.archives.known(name, key); ok {
+		return v, err
 	}
-	if f, ok := t.archives.failed[name]; ok && f.key == key {
-		t.archives.mu.Unlock()
-		return nil, f.err
-	}
-	t.archives.mu.Unlock()
-	r, err, _ := t.archives.opens.Do(name+"\x00"+key, func() (any, error) {
+	return t.archives.opens.Do(context.Background(), name+"\x00"+key, func() (*ArchiveView, error) {
 		v, err := t.openView(rels, key, game)
 		t.archives.mu.Lock()
 		defer t.archives.mu.Unlock()
@@ -235,10 +226,29 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		t.archives.m[name] = v
 		return v, nil
 	})
-	if err != nil {
-		return nil, err
+}
+
+// closeAll closes every view.
+func (a *archiveViews) closeAll() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, v := range a.m {
+		v.close()
 	}
-	return r.(*ArchiveView), nil
+}
+
+// known returns the view of the archives called name whose identity is key, or the error its
+// open failed with; ok is false when neither is known.
+func (a *archiveViews) known(name, key string) (v *ArchiveView, err error, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if v := a.m[name]; v != nil && v.key == key {
+		return v, nil, true
+	}
+	if f, ok := a.failed[name]; ok && f.key == key {
+		return nil, f.err, true
+	}
+	return nil, nil, false
 }
 
 // writeIdentity writes what tells one version of the file name from another without reading
@@ -400,8 +410,18 @@ func (v *ArchiveView) readAhead(src string, kind translate.Kind) {
 	}
 	textures := codec.IsTextureName(src)
 	window := 2 * cap(v.t.modelSlots)
+	next := v.scanAhead(dir, ents, i, textures, kind, window)
+	for _, p := range next {
+		go v.document(context.Background(), p, kind, false)
+	}
+}
+
+// scanAhead records that the scan of dir reached its entry i, and returns the members of kind
+// (textures or models) past it, not translated yet, that the read-ahead should take.
+func (v *ArchiveView) scanAhead(dir string, ents []fs.DirEntry, i int, textures bool, kind translate.Kind, window int) []string {
 	var next []string
 	v.mu.Lock()
+	defer v.mu.Unlock()
 	if v.scans == nil || len(v.scans) >= maxScans {
 		v.scans = map[string]*scan{}
 	}
@@ -421,18 +441,12 @@ func (v *ArchiveView) readAhead(src string, kind translate.Kind) {
 		}
 	}
 	sc.last = i
-	v.mu.Unlock()
-	for _, p := range next {
-		go v.document(context.Background(), p, kind, false)
-	}
+	return next
 }
 
 // listing returns a folder's entries, listed once: an archive does not change under its view.
 func (v *ArchiveView) listing(dir string) ([]fs.DirEntry, error) {
-	v.mu.Lock()
-	ents, ok := v.dirs[dir]
-	v.mu.Unlock()
-	if ok {
+	if ents, ok := v.listed(dir); ok {
 		return ents, nil
 	}
 	ents, err := fs.ReadDir(v.fsys, dir)
@@ -440,12 +454,33 @@ func (v *ArchiveView) listing(dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	v.mu.Lock()
+	defer v.mu.Unlock()
 	if v.dirs == nil || len(v.dirs) >= maxScans {
 		v.dirs = map[string][]fs.DirEntry{}
 	}
 	v.dirs[dir] = ents
-	v.mu.Unlock()
 	return ents, nil
+}
+
+func (v *ArchiveView) listed(dir string) ([]fs.DirEntry, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	ents, ok := v.dirs[dir]
+	return ents, ok
+}
+
+// doc returns what the translation of src made, when the view knows it.
+func (v *ArchiveView) doc(src string) *arcDoc {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.sizes[src]
+}
+
+// putDoc records what the translation of src made.
+func (v *ArchiveView) putDoc(src string, d *arcDoc) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.sizes[src] = d
 }
 
 // Document returns the bytes of the document of kind of the member src, translating it unless
@@ -473,10 +508,7 @@ func (v *ArchiveView) memKey(src string, kind translate.Kind) string {
 // document returns what the translation of src made and, with bytes, the document of kind
 // (nil when the memory tier let it go: the caller asks again, which translates again).
 func (v *ArchiveView) document(ctx context.Context, src string, kind translate.Kind, bytes bool) (*arcDoc, []byte, error) {
-	v.mu.Lock()
-	d := v.sizes[src]
-	v.mu.Unlock()
-	if d != nil {
+	if d := v.doc(src); d != nil {
 		if !bytes || d.errs[kind] != nil {
 			return d, nil, nil
 		}
@@ -484,9 +516,9 @@ func (v *ArchiveView) document(ctx context.Context, src string, kind translate.K
 			return d, b, nil
 		}
 	}
-	ch := v.loads.DoChan(src, func() (any, error) {
+	out, err := v.loads.Do(ctx, src, func() (arcLoad, error) {
 		if !v.t.life.enter() {
-			return nil, errClosed
+			return arcLoad{}, errClosed
 		}
 		defer v.t.life.leave()
 		if r, ok := v.fromDisk(src, kind, bytes); ok {
@@ -494,24 +526,18 @@ func (v *ArchiveView) document(ctx context.Context, src string, kind translate.K
 		}
 		return v.translate(src)
 	})
-	select {
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	case r := <-ch:
-		if r.Err != nil {
-			return nil, nil, r.Err
-		}
-		out := r.Val.(arcLoad)
-		b := out.docs[kind]
-		if bytes && b == nil && out.doc.errs[kind] == nil {
-			// Joined a load that asked for sizes only, served from the disk tier: read the
-			// document from there too.
-			if r, ok := v.fromDisk(src, kind, true); ok {
-				b = r.docs[kind]
-			}
-		}
-		return out.doc, b, nil
+	if err != nil {
+		return nil, nil, err
 	}
+	b := out.docs[kind]
+	if bytes && b == nil && out.doc.errs[kind] == nil {
+		// Joined a load that asked for sizes only, served from the disk tier: read the
+		// document from there too.
+		if r, ok := v.fromDisk(src, kind, true); ok {
+			b = r.docs[kind]
+		}
+	}
+	return out.doc, b, nil
 }
 
 type arcLoad struct {
@@ -582,9 +608,7 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 			put(translate.JSON, translate.ErrorDocument(src, format, err), nil)
 		}
 	}
-	v.mu.Lock()
-	v.sizes[src] = d
-	v.mu.Unlock()
+	v.putDoc(src, d)
 	if readErr == nil {
 		v.toDisk(src, d, docs)
 	}
@@ -656,9 +680,7 @@ func (v *ArchiveView) fromDisk(src string, kind translate.Kind, bytes bool) (arc
 		v.t.memPut(v.memKey(src, kind), b)
 	}
 	v.t.reused.Add(1)
-	v.mu.Lock()
-	v.sizes[src] = d
-	v.mu.Unlock()
+	v.putDoc(src, d)
 	return arcLoad{doc: d, docs: docs}, true
 }
 

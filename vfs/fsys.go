@@ -90,6 +90,8 @@ func newTree(root *os.Root, opt Options) *Tree {
 		versions:      newBounded[*Version](maxVersions),
 		files:         newBounded[fileState](maxVersions),
 		depLists:      newBounded[[]dep](maxVersions),
+		dirACLs:       newBounded[dirState](maxVersions),
+		groups:        make(map[uint32]map[uint32]bool),
 		logged:        make(map[cache.Key]struct{}),
 		scans:         make(map[string]*scan),
 	}
@@ -230,16 +232,58 @@ func (f *Tree) memKeep(key string, data []byte, maybe bool) bool {
 // reserve sets aside in the memory tier's budget what the mount holds besides documents: its
 // own state, and the translations running (see make).
 func (f *Tree) reserve() {
-	f.mu.Lock()
-	state := int64(f.versions.len())*versionCost + int64(f.files.len())*fileCost
-	f.mu.Unlock()
-	f.dirs.mu.Lock()
-	state += int64(f.dirs.listed) * nameCost
-	f.dirs.mu.Unlock()
+	state := f.indexCost() + f.dirs.cost()
 	state += max(f.nodes.Load(), 0) * nodeCost
 	if f.disk == nil {
 		// Without a disk tier a document evicted is a decode again: keep half for them.
 		state = min(state, f.opt.CacheBytes/2)
 	}
 	f.mem.SetReserve(state + f.inflight.Load())
+}
+
+// indexCost is what the versions and file states take in memory.
+func (f *Tree) indexCost() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return int64(f.versions.len())*versionCost + int64(f.files.len())*fileCost
+}
+
+// cost is what the listings take in memory.
+func (d *dirs) cost() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return int64(d.listed) * nameCost
+}
+
+// Every lock in the tree core is released by a defer on the line after it is taken (a rule
+// internal/codecheck holds the module to): loads run under recover (cache.Group), and a panic
+// that left a lock held would hang every later caller instead of failing one. Short sections
+// live in these accessors for that reason.
+
+// fileOf returns the state the tree knows of the file name.
+func (f *Tree) fileOf(name string) (fileState, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.files.get(name)
+}
+
+// versionOf returns the version the tree knows of the source src.
+func (f *Tree) versionOf(src string) (*Version, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.versions.get(src)
+}
+
+// versionCount returns how many versions the tree knows.
+func (f *Tree) versionCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.versions.len()
+}
+
+// putVersion makes v the version the tree knows of src.
+func (f *Tree) putVersion(src string, v *Version) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.versions.put(src, v)
 }

@@ -142,9 +142,7 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 		return r, ok
 	}
 	// The source's bytes are as before (only its times changed, say), and so are its deps.
-	f.mu.Lock()
-	v, ok := f.versions.get(src)
-	f.mu.Unlock()
+	v, ok := f.versionOf(src)
 	if ok && v.key == key && f.depsHold(v) {
 		f.keep(src, v)
 		if r, ok := serves(loaded{v: v}); ok {
@@ -215,15 +213,13 @@ func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.
 		return loaded{}, false
 	}
 	// The mtime of the files it read is that of the states the checks just saw.
-	f.mu.Lock()
 	for _, d := range v.deps {
 		if d.op == depFile {
-			if st, ok := f.files.get(d.name); ok {
+			if st, ok := f.fileOf(d.name); ok {
 				v.mtime = max(v.mtime, st.id.mtime)
 			}
 		}
 	}
-	f.mu.Unlock()
 	v.deps = f.intern(v.deps)
 	v.seal()
 	f.reused.Add(1)
@@ -277,6 +273,7 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 		v.sizes[i] = sizeUnknown
 	}
 	k := &keeper{f: f, v: v, want: want, read: n == needBytes, docs: map[translate.Kind][]byte{}}
+	defer k.abandon()
 	var format string
 	if isTexture {
 		format = "texture"
@@ -374,16 +371,23 @@ func (f *Tree) admit(src string, size int) (done func()) {
 	memory.Acquire(context.Background(), expect)
 	slots <- struct{}{}
 	f.inflight.Add(expect)
+	done = func() {
+		f.inflight.Add(-expect)
+		<-slots
+		memory.Release(expect)
+	}
+	defer func() {
+		if p := recover(); p != nil { // give the slot back before the load's recover sees it
+			done()
+			panic(p)
+		}
+	}()
 	f.reserve()
 	f.translations.Add(1)
 	if f.opt.OnTranslate != nil {
 		f.opt.OnTranslate(src)
 	}
-	return func() {
-		f.inflight.Add(-expect)
-		<-slots
-		memory.Release(expect)
-	}
+	return done
 }
 
 // outputFactor is the memory a translation takes at most, in times its source's size.
@@ -464,6 +468,14 @@ func (k *keeper) hold(kind translate.Kind, doc []byte, maybe bool) {
 	}
 }
 
+// abandon drops the disk entry when it was not committed: a translation that panicked must not
+// keep its room in the disk tier's budget, nor its temporary file. After finish it does nothing.
+func (k *keeper) abandon() {
+	if k.w != nil {
+		k.w.Abort()
+	}
+}
+
 // finish commits the disk entry.
 func (k *keeper) finish() {
 	if k.w == nil {
@@ -526,10 +538,7 @@ func (r *recorder) staleIndex() bool {
 // to the file are dropped.
 func (r *recorder) noteGone(name string) {
 	dir, base := path.Dir(name), path.Base(name)
-	r.mu.Lock()
-	l := r.lists[dir]
-	shown := r.shown[name]
-	r.mu.Unlock()
+	l, shown := r.shownBy(dir, name)
 	if !shown && l != nil {
 		_, shown = slices.BinarySearch(l.names, base) // names never change once listed
 	}
@@ -539,10 +548,49 @@ func (r *recorder) noteGone(name string) {
 	if _, err := r.f.root.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	r.mu.Lock()
-	r.stale = true
-	r.mu.Unlock()
+	r.markStale()
 	r.f.expireList(dir)
+}
+
+// shownBy returns the listing of dir the index gave this translation, and whether a lookup
+// found name in it.
+func (r *recorder) shownBy(dir, name string) (*listing, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lists[dir], r.shown[name]
+}
+
+func (r *recorder) markStale() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stale = true
+}
+
+// readAt notes a file read whose mtime is mtime.
+func (r *recorder) readAt(mtime int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mtime = max(r.mtime, mtime)
+}
+
+// listed notes the listing of dir the index gave.
+func (r *recorder) listed(dir string, l *listing) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lists == nil {
+		r.lists = map[string]*listing{}
+	}
+	r.lists[dir] = l
+}
+
+// found notes that a lookup found name in the index.
+func (r *recorder) found(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.shown == nil {
+		r.shown = map[string]bool{}
+	}
+	r.shown[name] = true
 }
 
 type depKey struct {
@@ -605,9 +653,7 @@ func (r *recorder) ReadFile(name string) ([]byte, error) {
 		r.noteGone(clean)
 	}
 	if err == nil {
-		r.mu.Lock()
-		r.mtime = max(r.mtime, st.id.mtime)
-		r.mu.Unlock()
+		r.readAt(st.id.mtime)
 	}
 	return data, err
 }
@@ -628,12 +674,7 @@ func (r *recorder) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.mu.Lock()
-	if r.lists == nil {
-		r.lists = map[string]*listing{}
-	}
-	r.lists[clean] = l
-	r.mu.Unlock()
+	r.listed(clean, l)
 	out := make([]fs.DirEntry, len(l.names))
 	for i, n := range l.names {
 		out[i] = &entry{root: r.f.root, dir: clean, name: n}
@@ -646,12 +687,7 @@ func (r *recorder) FindFold(name string) (string, bool) {
 	found, ok := r.f.fold(name)
 	r.add(dep{op: depFold, name: name, val: found}, true)
 	if ok {
-		r.mu.Lock()
-		if r.shown == nil {
-			r.shown = map[string]bool{}
-		}
-		r.shown[found] = true
-		r.mu.Unlock()
+		r.found(found)
 	}
 	return found, ok
 }
@@ -687,16 +723,7 @@ func (f *Tree) logFailure(src string, key cache.Key, format string, err error) {
 	if errors.As(err, &fe) {
 		err = fe.Err
 	}
-	f.mu.Lock()
-	_, done := f.logged[key]
-	if !done {
-		if len(f.logged) >= maxLogged {
-			clear(f.logged)
-		}
-		f.logged[key] = struct{}{}
-	}
-	f.mu.Unlock()
-	if !done {
+	if f.firstLog(key) {
 		msg := "model failed to translate"
 		if format == "texture" {
 			msg = "texture failed to decode"
@@ -727,4 +754,19 @@ func imageExt(name string) bool {
 		return true
 	}
 	return false
+}
+
+// firstLog reports whether the failure of the version key is to be logged: the first time it
+// is seen (within maxLogged).
+func (f *Tree) firstLog(key cache.Key) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, done := f.logged[key]; done {
+		return false
+	}
+	if len(f.logged) >= maxLogged {
+		clear(f.logged)
+	}
+	f.logged[key] = struct{}{}
+	return true
 }

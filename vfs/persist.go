@@ -226,8 +226,6 @@ func (f *Tree) stats() Stats {
 	if f.disk != nil {
 		st.Disk = f.disk.Stats()
 	}
-	f.mu.Lock()
-	st.Versions = f.versions.len()
-	f.mu.Unlock()
+	st.Versions = f.versionCount()
 	return st
 }

@@ -53,8 +53,18 @@ func (f *Tree) readAhead(src string) {
 	if !ok {
 		return
 	}
+	next := f.scanAhead(dir, l, i, textures, kind, window)
+	for _, p := range next {
+		go f.get(context.Background(), p, nil, kind, needSize)
+	}
+}
+
+// scanAhead records that the scan of dir reached its entry i, and returns the sources of kind
+// (textures or models) past it that the read-ahead should take, up to window entries on.
+func (f *Tree) scanAhead(dir string, l *listing, i int, textures bool, kind translate.Kind, window int) []string {
 	var next []string
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	sc := f.scans[dir]
 	if sc == nil {
 		if len(f.scans) >= maxScans {
@@ -72,8 +82,5 @@ func (f *Tree) readAhead(src string) {
 		}
 	}
 	sc.last = i
-	f.mu.Unlock()
-	for _, p := range next {
-		go f.get(context.Background(), p, nil, kind, needSize)
-	}
+	return next
 }

@@ -155,9 +155,7 @@ func (f *Tree) checkSize(name string, size int64) error {
 func (f *Tree) readImage(clean, orig string) ([]byte, fileState, error) {
 	fi, err := f.root.Stat(clean)
 	if err == nil && fi.Mode().IsRegular() {
-		f.mu.Lock()
-		st, ok := f.files.get(clean)
-		f.mu.Unlock()
+		st, ok := f.fileOf(clean)
 		if ok && !st.racy && st.id == identityOf(fi) {
 			if data, ok := f.mem.Get(imageKey(st.sum)); ok {
 				return data, st, nil
@@ -178,13 +176,19 @@ func imageKey(s digest) string { return "image\x00" + string(s[:]) }
 
 // remember records what a read found of the file name, in memory and in the journal.
 func (f *Tree) remember(name string, st fileState) {
-	f.mu.Lock()
-	old, known := f.files.get(name)
-	f.files.put(name, st)
-	f.mu.Unlock()
-	if !known || old != st {
+	if f.swapFile(name, st) {
 		f.journalFile(name, st)
 	}
+}
+
+// swapFile makes st the state known of the file name, and reports whether it differs from the
+// one known before (or none was).
+func (f *Tree) swapFile(name string, st fileState) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	old, known := f.files.get(name)
+	f.files.put(name, st)
+	return !known || old != st
 }
 
 // fileSum returns the sum of the file name (cleaned, inside the root) as it is now: from
@@ -200,9 +204,7 @@ func (f *Tree) fileSum(name string, fi fs.FileInfo) (digest, error) {
 	if !fi.Mode().IsRegular() {
 		return digest{}, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
 	}
-	f.mu.Lock()
-	st, ok := f.files.get(name)
-	f.mu.Unlock()
+	st, ok := f.fileOf(name)
 	if ok && !st.racy && st.id == identityOf(fi) {
 		return st.sum, nil
 	}
@@ -244,19 +246,15 @@ type dirs struct {
 // list returns the current listing of the directory dir (cleaned, inside the root).
 func (f *Tree) list(dir string) (*listing, error) {
 	now := time.Now()
-	f.dirs.mu.Lock()
-	l := f.dirs.m[dir]
-	expiries := f.dirs.expiries
+	l, expiries := f.dirs.lookup(dir)
 	var known identity
 	trusted := false
 	if l != nil {
 		if now.Sub(l.checked) < dirRecheck {
-			f.dirs.mu.Unlock()
 			return l, nil
 		}
 		known, trusted = l.id, !l.racy
 	}
-	f.dirs.mu.Unlock()
 	fi, err := f.root.Stat(dir)
 	if err != nil {
 		return nil, err
@@ -266,11 +264,7 @@ func (f *Tree) list(dir string) (*listing, error) {
 	}
 	id := identityOf(fi)
 	if trusted && known == id {
-		f.dirs.mu.Lock()
-		if f.dirs.expiries == expiries {
-			l.checked = now
-		}
-		f.dirs.mu.Unlock()
+		f.dirs.recheck(l, expiries, now)
 		return l, nil
 	}
 	d, err := f.root.OpenFile(dir, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0) // never a FIFO's open
@@ -308,6 +302,23 @@ func (f *Tree) list(dir string) (*listing, error) {
 	f.dirs.m[dir] = nl
 	f.dirs.listed += len(names)
 	return nl, nil
+}
+
+// lookup returns the listing of dir held, if any, and the expiries so far.
+func (d *dirs) lookup(dir string) (*listing, uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m[dir], d.expiries
+}
+
+// recheck notes that the listing l was found current at now, unless a listing expired since
+// expiries was read (l may be the one that did).
+func (d *dirs) recheck(l *listing, expiries uint64, now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.expiries == expiries {
+		l.checked = now
+	}
 }
 
 // expireList drops the listings of the directory dir and of every folder above it, so that the

@@ -94,11 +94,7 @@ func (t *Tree) close() { t.Close() }
 
 func (t *Tree) release() {
 	t.life.end()
-	t.archives.mu.Lock()
-	for _, v := range t.archives.m {
-		v.close()
-	}
-	t.archives.mu.Unlock()
+	t.archives.closeAll()
 	for _, a := range t.gameArcs.arcs {
 		a.Close()
 	}

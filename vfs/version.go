@@ -220,9 +220,7 @@ func (f *Tree) ttl() time.Duration { return min(f.opt.AttrTimeout, time.Second) 
 // otherwise. fi, when not nil, is a fresh Lstat of src. It never translates, and reads a file
 // only when its identity changed.
 func (f *Tree) currentVersion(src string, fi fs.FileInfo) *Version {
-	f.mu.Lock()
-	v, ok := f.versions.get(src)
-	f.mu.Unlock()
+	v, ok := f.versionOf(src)
 	if !ok {
 		return nil
 	}
@@ -253,9 +251,7 @@ func (f *Tree) holds(src string, v *Version, fi fs.FileInfo) bool {
 func (f *Tree) keep(src string, v *Version) {
 	v.perm.Store(f.access(src, v))
 	v.checked.Store(f.now())
-	f.mu.Lock()
-	f.versions.put(src, v)
-	f.mu.Unlock()
+	f.putVersion(src, v)
 }
 
 // seal sets v's id from its key and deps, once they are final: they decide every document,

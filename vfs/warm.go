@@ -86,15 +86,17 @@ func Warm(ctx context.Context, src string, opt Options, jobs int, report func(Wa
 				if err == nil {
 					err = v.failed(p)
 				}
-				mu.Lock()
-				done++
-				if err != nil && ctx.Err() == nil {
-					st.Failed++
-				}
-				if report != nil && ctx.Err() == nil {
-					report(WarmEvent{Path: p, Err: err, Done: done, Total: len(sources)})
-				}
-				mu.Unlock()
+				func() {
+					mu.Lock()
+					defer mu.Unlock()
+					done++
+					if err != nil && ctx.Err() == nil {
+						st.Failed++
+					}
+					if report != nil && ctx.Err() == nil {
+						report(WarmEvent{Path: p, Err: err, Done: done, Total: len(sources)})
+					}
+				}()
 			}
 		})
 	}

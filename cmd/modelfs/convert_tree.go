@@ -119,15 +119,17 @@ func (c *convertCmd) runTree(e *env) error {
 		wg.Go(func() {
 			for d := range next {
 				wrote, err := w.write(ctx, d)
-				mu.Lock()
-				if err != nil && ctx.Err() == nil {
-					failures = append(failures, fmt.Sprintf("%s: %v", d.out, err))
-				}
-				if wrote {
-					written++
-				}
-				prog.step(d.out, err)
-				mu.Unlock()
+				func() {
+					mu.Lock()
+					defer mu.Unlock()
+					if err != nil && ctx.Err() == nil {
+						failures = append(failures, fmt.Sprintf("%s: %v", d.out, err))
+					}
+					if wrote {
+						written++
+					}
+					prog.step(d.out, err)
+				}()
 			}
 		})
 	}

@@ -257,14 +257,22 @@ type cachedUnit struct {
 
 // Read reads from the current offset.
 func (f *File) Read(p []byte) (int, error) {
-	f.mu.Lock()
-	off := f.off
-	f.mu.Unlock()
+	off := f.offset()
 	n, err := f.ReadAt(p, off)
-	f.mu.Lock()
-	f.off = off + int64(n)
-	f.mu.Unlock()
+	f.setOffset(off + int64(n))
 	return n, err
+}
+
+func (f *File) offset() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.off
+}
+
+func (f *File) setOffset(off int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.off = off
 }
 
 // Seek sets the offset of the next Read.

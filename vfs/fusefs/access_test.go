@@ -1,11 +1,13 @@
 package fusefs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
@@ -173,5 +175,48 @@ func TestPermissionsAsInSource(t *testing.T) {
 	// The owner's own view: a texture only the owner reads still shows in the owner's files.
 	if fi, err := os.Stat(m.path("owntex/u/Crate.mdl.glb")); err != nil || fi.Mode().Perm() != 0o400 {
 		t.Errorf("owntex/u/Crate.mdl.glb: %v %v, want mode 0400", fi.Mode(), err)
+	}
+}
+
+// TestOwnersDiffer is a model owned by one user that uses another's texture: the mount reads
+// the user database to weigh their modes. Its documents are served, and so is everything
+// else afterwards: the first such model once left the tree's lock held, and every lookup
+// after it blocked for good.
+func TestOwnersDiffer(t *testing.T) {
+	if os.Geteuid() != 0 {
+		skipOrFail(t, "needs root to give files to another user")
+	}
+	src := sampleTree(t)
+	own := filepath.Join(src, "Units/Own.mdl")
+	copyFile(t, filepath.Join(src, "Units/Crate.mdl"), own)
+	if err := os.Chown(own, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(own, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := mountT(t, src, vfs.Options{AllowOther: true})
+	done := make(chan error, 1)
+	go func() {
+		for _, rel := range []string{"Units/Own.mdl.glb", "Units/Crate.mdl.glb", "Units/Own.mdl.json", "Textures/Crate.blp.png"} {
+			fi, err := os.Stat(m.path(rel))
+			if err != nil {
+				done <- err
+				return
+			}
+			if rel == "Units/Own.mdl.glb" && fi.Mode().Perm() != 0o400 {
+				done <- fmt.Errorf("%s: mode %v, want 0400 (its source is 0600)", rel, fi.Mode())
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("stats through the mount still blocked after a minute")
 	}
 }

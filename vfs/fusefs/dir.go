@@ -229,11 +229,7 @@ func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut)
 	if h.virtual[i] {
 		var fi fs.FileInfo
 		if srcName, _, ok := h.n.m.tree.Virtual(name); ok {
-			h.mu.Lock()
-			if srcName == h.lastName {
-				fi = h.last
-			}
-			h.mu.Unlock()
+			fi = h.lastInfo(srcName)
 		}
 		return h.n.lookupVirtual(ctx, name, fi, false, out)
 	}
@@ -241,10 +237,24 @@ func (h *dirHandle) Lookup(ctx context.Context, name string, out *fuse.EntryOut)
 	if err != nil {
 		return nil, toErrno(err)
 	}
-	h.mu.Lock()
-	h.last, h.lastName = fi, name
-	h.mu.Unlock()
+	h.setLast(name, fi)
 	return h.n.lookupReal(ctx, name, path.Join(h.n.rel, name), fi, out), 0
+}
+
+// lastInfo returns the Lstat of the entry name when it is the last one looked up, else nil.
+func (h *dirHandle) lastInfo(name string) fs.FileInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if name == h.lastName {
+		return h.last
+	}
+	return nil
+}
+
+func (h *dirHandle) setLast(name string, fi fs.FileInfo) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.last, h.lastName = fi, name
 }
 
 // Releasedir closes the directory.
