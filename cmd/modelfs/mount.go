@@ -48,11 +48,26 @@ type treeFlags struct {
 }
 
 // stopSignals returns the channel a stop request arrives on and a function that stops listening.
-// Tests replace it.
+// SIGINT and SIGTERM stop the mount, and so does SIGHUP, which a terminal that closes sends to
+// the mount running in it: left to Go's default it would end the process without unmounting,
+// and every reader of the mount would get ENOTCONN. A SIGHUP ignored when the program started
+// (nohup) stays ignored. Tests replace it.
 var stopSignals = func() (<-chan os.Signal, func()) {
-	c := make(chan os.Signal, 2)
+	c := make(chan os.Signal, 3)
 	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(c, syscall.SIGHUP)
+	}
 	return c, func() { signal.Stop(c) }
+}
+
+// logStop logs why the mount stops.
+func logStop(log *slog.Logger, sig os.Signal) {
+	if sig == syscall.SIGHUP {
+		log.Info("hung up (the terminal closed?): unmounting", "signal", sig)
+		return
+	}
+	log.Info("stop requested: unmounting", "signal", sig)
 }
 
 // unmountBackoff bounds the wait between unmount attempts while the mount is busy.

@@ -40,8 +40,16 @@ func (c *mountCmd) run(e *env, report *backgroundReport) error {
 	}
 	log := opt.Logger
 
-	stop, unlisten := stopSignals()
+	listen := stopSignals
+	if report.active() {
+		// A background mount has no terminal: a SIGHUP is somebody's kill -HUP, which asks a
+		// daemon to reload. There is nothing to reload; it is logged and the mount goes on.
+		listen = func() (<-chan os.Signal, func()) { return daemonStopSignals(log) }
+	}
+	stop, unlisten := listen()
 	defer unlisten()
+	// A log written to a pipe whose reader has gone must not end the mount with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
 	defer signal.Stop(usr1)
@@ -55,7 +63,8 @@ wait:
 		select {
 		case <-srv.Done():
 			return nil // unmounted from outside; the server logged it
-		case <-stop:
+		case sig := <-stop:
+			logStop(log, sig)
 			break wait
 		case <-usr1:
 			logStats(log, srv.Stats())
@@ -80,6 +89,28 @@ wait:
 		}
 		backoff = min(2*backoff, unmountBackoffMax)
 	}
+}
+
+// daemonStopSignals is stopSignals for a background mount: SIGHUP is logged and ignored.
+func daemonStopSignals(log *slog.Logger) (<-chan os.Signal, func()) {
+	in, out := make(chan os.Signal, 3), make(chan os.Signal, 3)
+	signal.Notify(in, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-in:
+				if sig == syscall.SIGHUP {
+					log.Info("SIGHUP ignored: a background mount stops on SIGTERM or umount", "signal", sig)
+					continue
+				}
+				out <- sig
+			case <-done:
+				return
+			}
+		}
+	}()
+	return out, func() { signal.Stop(in); close(done) }
 }
 
 // forceStop answers a second stop signal while the mount is busy: it detaches the mount at

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -476,4 +477,86 @@ func TestMountAboveSource(t *testing.T) {
 	if code, _, errs := runCLI(t, "mount", "--cache-dir", "off", src, mnt); code == exitOK || !strings.Contains(errs, "would hide it") {
 		t.Errorf("mount %s %s: exit %d, %q; want a refusal", src, mnt, code, errs)
 	}
+}
+
+// SIGHUP, which a closing terminal sends, unmounts a foreground mount cleanly, as SIGTERM does,
+// while a reader reads on; a background mount has no terminal and goes on serving. Go's default
+// for SIGHUP ended the process and left the mount stale: every read after it failed.
+func TestHangUp(t *testing.T) {
+	src := t.TempDir()
+	if err := os.CopyFS(src, os.DirFS(sample)); err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join("Units", "Crate.mdl.gltf")
+
+	mnt := t.TempDir()
+	fg, logs := startDaemon(t, src, mnt, "--cache-dir", "off")
+	if _, err := os.ReadFile(filepath.Join(mnt, doc)); err != nil {
+		t.Fatal(err)
+	}
+	fg.Process.Signal(syscall.SIGHUP)
+	exited := make(chan error, 1)
+	go func() { exited <- fg.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("foreground mount after SIGHUP: %v\n%s", err, logs)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("foreground mount still running 20 s after SIGHUP:\n%s", logs)
+	}
+	if isMounted(t, mnt) {
+		t.Error("still mounted after SIGHUP")
+	}
+	if _, err := os.Stat(mnt); err != nil {
+		t.Errorf("the mount point after SIGHUP: %v (a stale mount?)", err)
+	}
+	if !strings.Contains(logs.String(), "hung up") {
+		t.Errorf("the log does not say why it stopped:\n%s", logs)
+	}
+
+	needFUSE(t)
+	bg := t.TempDir()
+	if out, err := modelfsCmd(src, bg, "-o", "ro,cache_dir=off").CombinedOutput(); err != nil {
+		t.Fatalf("background mount: %v: %s", err, out)
+	}
+	t.Cleanup(func() { syscall.Unmount(bg, syscall.MNT_DETACH) })
+	pid := daemonOf(t, bg)
+	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if _, err := os.ReadFile(filepath.Join(bg, doc)); err != nil {
+			t.Fatalf("background mount after SIGHUP: %v", err)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the background mount's exit", func() bool { return syscall.Kill(pid, 0) != nil })
+	if isMounted(t, bg) {
+		t.Error("the background mount is still mounted after SIGTERM")
+	}
+}
+
+// daemonOf returns the pid of the process serving the mount at mnt.
+func daemonOf(t *testing.T, mnt string) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if args := strings.Split(string(cmdline), "\x00"); slices.Contains(args, mnt) {
+			return pid
+		}
+	}
+	t.Fatalf("no process serves %s", mnt)
+	return 0
 }

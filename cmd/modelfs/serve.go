@@ -91,7 +91,8 @@ func (c *webdavCmd) Run(e *env) error {
 	defer cancel()
 	go func() {
 		select {
-		case <-stop:
+		case sig := <-stop:
+			logStop(opt.Logger, sig)
 			cancel()
 		case <-ctx.Done():
 		}
