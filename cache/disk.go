@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -39,6 +38,12 @@ type DiskOptions struct {
 	// Inspect opens an existing cache directory only to look at or clear it: nothing is made,
 	// evicted or cleaned up, and any budget is accepted.
 	Inspect bool
+	// GroupRead lets the members of this process's group read what it writes (files 0640 in
+	// folders 0750); without it only its user may (0600 in 0700).
+	GroupRead bool
+	// OnRefuse, when set, is told of each file or folder of the cache directory that is refused
+	// (see ErrUntrusted), once per name.
+	OnRefuse func(error)
 }
 
 // Part is one named document of a disk entry.
@@ -52,6 +57,7 @@ type DiskStats struct {
 	Hits      int64 // Get that found a sound entry
 	Misses    int64 // Get that found none
 	Corrupt   int64 // entries found damaged (short, bad checksum) and removed
+	Refused   int64 // files and folders refused (see ErrUntrusted)
 	Writes    int64 // entries written
 	Evictions int64 // entries removed to stay in budget
 	Entries   int   // entries held now
@@ -61,8 +67,9 @@ type DiskStats struct {
 
 // Errors of the disk tier.
 var (
-	// ErrCorrupt is wrapped by the errors of entries found damaged; such an entry has been
-	// removed, and its documents must be made again.
+	// ErrCorrupt is wrapped by the errors of entries found damaged, or not bound to their key by
+	// this directory's secret; such an entry has been removed, and its documents must be made
+	// again.
 	ErrCorrupt = errors.New("damaged cache entry")
 	// ErrPaused is returned by Put for a while after a write failed (a full disk, say), so that
 	// the caller carries on from memory without retrying, and logging, every time.
@@ -72,23 +79,34 @@ var (
 	// ErrEntryTooLarge is returned by Put for an entry larger than half the budget, which is
 	// not stored: the caller keeps it elsewhere.
 	ErrEntryTooLarge = errors.New("entry too large for the disk cache")
+	// ErrUntrusted is wrapped by the errors of what the cache finds in its directory and never
+	// makes: a symlink, a hard link, a FIFO, a device, or a file or folder of another user. It is
+	// never read, written or followed; a folder of the layout that is such makes OpenDisk fail.
+	ErrUntrusted = errors.New("refused: not a file or folder this process's user made")
+	// ErrLockBusy is returned by Lock when the wait for a key's lock ended, or when an earlier
+	// wait ended a short while ago (see Lock).
+	ErrLockBusy = errors.New("cache lock held by another process")
 )
 
-// Layout: a marker naming the directory as ours, the lock file, entries in data/XX/KEY,
-// journals in index/, small state files in state/, temporary files in tmp/.
+// Layout: a marker naming the directory as ours; entries in data/XX/KEY, journals in index/,
+// small state files, the lock file and the secret in state/, temporary files in tmp/.
 const (
 	markerName   = "modelfs-cache"
 	markerText   = "modelfs disk cache, layout 1\n"
+	tagName      = "CACHEDIR.TAG"
 	cacheDirTag  = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache made by modelfs (modelfs cache clear empties it).\n"
+	lockName     = ".lock"
 	blockSize    = 4096
 	pauseAfter   = time.Minute
 	tmpMaxAge    = 10 * time.Minute
 	rescanEvery  = 30 * time.Second
 	maxHeaderLen = 4 << 20
 	maxParts     = 64
+	maxState     = 1 << 20 // the largest state file read
+	maxRefused   = 4096    // names refused remembered, so that each is reported once
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var layout = []string{"data", "index", "state", "tmp"}
 
 // tmpMinAge is how old a temporary file no writer holds must be to be taken for a killed
 // writer's: between making it and locking it, a live writer holds no lock yet. (A variable for
@@ -101,11 +119,20 @@ type diskEntry struct {
 }
 
 // Disk is the persistent tier: entries of named parts under content keys, in a directory. It
-// is safe for concurrent use, and several processes may share one directory.
+// is safe for concurrent use, and several processes of one user may share one directory.
+//
+// Whoever else may write the directory is not trusted (it may sit on a shared disk, or be
+// /var/cache/modelfs with a lax mode): every file and folder is opened by a name relative to
+// its folder without following symlinks and checked before use (see folder), entries and
+// journal records are bound to their keys by a MAC under a secret only this user can read (see
+// mac.go), and every read is bounded.
 type Disk struct {
-	dir  string
-	max  int64
-	lock lockFile
+	dir      string
+	top      *folder
+	max      int64
+	lock     lockFile
+	secret   []byte
+	onRefuse func(error)
 
 	mu          sync.Mutex
 	lru         *list.List // front = most recently used; values are *diskEntry
@@ -117,12 +144,15 @@ type Disk struct {
 	written     int64 // bytes written since the last scan
 	scanned     time.Time
 	pausedUntil time.Time
+	lockStall   time.Time // until when Lock does not wait (see Lock)
+	refused     map[string]bool
 	stats       DiskStats
 }
 
 // OpenDisk opens (making it when absent) the cache directory opt.Dir: it takes stock of the
 // entries there, removes temporary files that a killed process left behind, and evicts down to
-// the budget. A directory that is not empty and not a modelfs cache is refused.
+// the budget. A directory that is not empty and not a modelfs cache is refused, and so is one
+// whose folders are not this user's (ErrUntrusted).
 func OpenDisk(opt DiskOptions) (*Disk, error) {
 	if opt.MaxBytes != 0 && opt.MaxBytes < MinDiskBytes && !opt.Inspect {
 		return nil, fmt.Errorf("disk cache budget of %d bytes is below the minimum of %d", opt.MaxBytes, MinDiskBytes)
@@ -131,24 +161,59 @@ func OpenDisk(opt DiskOptions) (*Disk, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Inspect {
-		if b, err := os.ReadFile(filepath.Join(dir, markerName)); err != nil || string(b) != markerText {
+	p := perms{file: 0o600, dir: 0o700}
+	if opt.GroupRead {
+		p = perms{file: 0o640, dir: 0o750}
+	}
+	if !opt.Inspect {
+		if err := os.MkdirAll(dir, fs.FileMode(p.dir)); err != nil {
+			return nil, err
+		}
+	}
+	top, err := openTop(dir, p)
+	if err != nil {
+		if opt.Inspect && errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: %w", dir, ErrNotCacheDir)
 		}
-	} else if err := prepare(dir); err != nil {
 		return nil, err
 	}
-	d := &Disk{dir: dir, max: opt.MaxBytes, lru: list.New(), items: make(map[Key]*list.Element), subdirs: map[string]bool{}}
+	d := &Disk{dir: dir, top: top, max: opt.MaxBytes, onRefuse: opt.OnRefuse, lru: list.New(),
+		items: make(map[Key]*list.Element), subdirs: map[string]bool{}, refused: map[string]bool{}}
+	if err := d.open(opt); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Disk) open(opt DiskOptions) error {
+	if opt.Inspect {
+		if b, err := d.top.readSmall(markerName); err != nil || string(b) != markerText {
+			return fmt.Errorf("%s: %w", d.dir, ErrNotCacheDir)
+		}
+	} else if err := d.prepare(); err != nil {
+		return err
+	}
+	state, err := d.top.sub("state", !opt.Inspect)
+	if err != nil {
+		return err
+	}
+	defer state.close()
+	if !opt.Inspect {
+		if d.secret, err = loadSecret(state); err != nil {
+			return err
+		}
+	}
 	switch {
 	case opt.MaxBytes == 0:
 		d.max = d.storedBudget()
 	case !opt.Inspect && opt.MaxBytes != d.storedBudget():
 		if err := d.WriteState(budgetState, []byte(strconv.FormatInt(opt.MaxBytes, 10)+"\n")); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if d.lock, err = openLock(filepath.Join(dir, "lock")); err != nil {
-		return nil, err
+	if d.lock, err = openLock(state); err != nil && !opt.Inspect {
+		return err
 	}
 	if !opt.Inspect {
 		d.cleanTmp()
@@ -157,7 +222,7 @@ func OpenDisk(opt DiskOptions) (*Disk, error) {
 	if !opt.Inspect {
 		d.remove(d.evict(0))
 	}
-	return d, nil
+	return nil
 }
 
 // budgetState names the state file holding the budget last given to the directory, which
@@ -177,48 +242,48 @@ func (d *Disk) storedBudget() int64 {
 	return n
 }
 
-// prepare makes dir a cache directory, or checks that it is one.
-func prepare(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// prepare makes the directory a cache directory, or checks that it is one.
+func (d *Disk) prepare() error {
+	b, err := d.top.readSmall(markerName)
+	switch {
+	case err == nil && string(b) != markerText:
+		return fmt.Errorf("%s: %w (layout %q; clear it with `modelfs cache clear`)", d.dir, ErrNotCacheDir, strings.TrimSpace(string(b)))
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
-	}
-	marker := filepath.Join(dir, markerName)
-	if b, err := os.ReadFile(marker); err == nil {
-		if string(b) != markerText {
-			return fmt.Errorf("%s: %w (layout %q; clear it with `modelfs cache clear`)", dir, ErrNotCacheDir, strings.TrimSpace(string(b)))
-		}
-	} else {
-		ents, err := os.ReadDir(dir)
+	case err != nil: // no marker: a new cache, in a folder that holds nothing else
+		names, err := d.top.names()
 		if err != nil {
 			return err
 		}
-		for _, e := range ents {
-			if e.Name() != "CACHEDIR.TAG" && !strings.HasPrefix(e.Name(), ".") {
-				return fmt.Errorf("%s: %w: it holds %s and no %s", dir, ErrNotCacheDir, e.Name(), markerName)
+		for _, n := range names {
+			if n != tagName && !strings.HasPrefix(n, ".") {
+				return fmt.Errorf("%s: %w: it holds %s and no %s", d.dir, ErrNotCacheDir, n, markerName)
 			}
 		}
-		if err := makeLayout(dir); err != nil {
+		if err := d.makeLayout(); err != nil {
 			return err
 		}
-		if err := writeAtomic(dir, marker, []byte(markerText)); err != nil {
+		if err := d.writeAtomic(d.top, markerName, []byte(markerText)); err != nil {
 			return err
 		}
 	}
-	if err := makeLayout(dir); err != nil {
+	if err := d.makeLayout(); err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); errors.Is(err, fs.ErrNotExist) {
-		return writeAtomic(dir, filepath.Join(dir, "CACHEDIR.TAG"), []byte(cacheDirTag))
+	if _, err := d.top.lstat(tagName); errors.Is(err, fs.ErrNotExist) {
+		return d.writeAtomic(d.top, tagName, []byte(cacheDirTag))
 	}
 	return nil
 }
 
-// makeLayout makes the subdirectories of the cache directory dir.
-func makeLayout(dir string) error {
-	for _, sub := range []string{"data", "index", "state", "tmp"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+// makeLayout makes the folders of the cache directory, or checks them.
+func (d *Disk) makeLayout() error {
+	for _, name := range layout {
+		sub, err := d.top.sub(name, true)
+		if err != nil {
 			return err
 		}
+		sub.close()
 	}
 	return nil
 }
@@ -226,36 +291,82 @@ func makeLayout(dir string) error {
 // Dir returns the cache directory's absolute path.
 func (d *Disk) Dir() string { return d.dir }
 
-// Close releases the lock file.
-func (d *Disk) Close() error { return d.lock.close() }
+// Close releases the lock file and the directory.
+func (d *Disk) Close() error {
+	err := d.lock.close()
+	if cerr := d.top.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
-func (d *Disk) path(k Key) string {
-	s := k.String()
-	return filepath.Join(d.dir, "data", s[:2], s)
+// refuse reports err, the refusal of a file or folder, once per name.
+func (d *Disk) refuse(err error) {
+	var pe *fs.PathError
+	name := err.Error()
+	if errors.As(err, &pe) {
+		name = pe.Path
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stats.Refused++
+	if d.refused[name] {
+		return
+	}
+	if len(d.refused) >= maxRefused {
+		clear(d.refused)
+	}
+	d.refused[name] = true
+	if d.onRefuse != nil {
+		d.onRefuse(err)
+	}
+}
+
+// checked is err, reported first when it is a refusal.
+func (d *Disk) checked(err error) error {
+	if errors.Is(err, ErrUntrusted) {
+		d.refuse(err)
+	}
+	return err
+}
+
+// shard opens the folder of key's entry, data/XX, making it (and data) with create.
+func (d *Disk) shard(k Key, create bool) (*folder, error) {
+	data, err := d.top.sub("data", create)
+	if err != nil {
+		return nil, d.checked(err)
+	}
+	defer data.close()
+	sub, err := data.sub(k.String()[:2], create)
+	return sub, d.checked(err)
 }
 
 func blocks(n int64) int64 { return (n + blockSize - 1) / blockSize * blockSize }
-
-// onDisk returns what the file or directory fi takes on disk, as du(1) counts it.
-func onDisk(fi fs.FileInfo) int64 { return max(allocated(fi), blocks(fi.Size())) }
 
 // margin is the part of the budget kept free of entries for what grows between two takes of
 // stock: directories (which never shrink) and journals.
 func (d *Disk) margin() int64 { return d.max / 64 }
 
 // cleanTmp removes the temporary files that killed writers left behind: those no live writer
-// holds a lock on, and any old enough that no writer can still own them.
+// holds a lock on, and any old enough that no writer can still own them. Anything else there
+// that is not a folder goes too: tmp/ is the cache's own.
 func (d *Disk) cleanTmp() {
-	tmp := filepath.Join(d.dir, "tmp")
-	ents, err := os.ReadDir(tmp)
+	tmp, err := d.top.sub("tmp", false)
 	if err != nil {
+		d.checked(err)
 		return
 	}
-	for _, e := range ents {
-		p := filepath.Join(tmp, e.Name())
+	defer tmp.close()
+	names, _ := tmp.names()
+	for _, n := range names {
+		e, err := tmp.lstat(n)
+		if err != nil || e.dir {
+			continue
+		}
 		// A file just made is not locked yet: leave it a few seconds.
-		if fi, err := e.Info(); err == nil && (time.Since(fi.ModTime()) > tmpMaxAge || time.Since(fi.ModTime()) > tmpMinAge && abandoned(p)) {
-			os.Remove(p)
+		age := time.Since(e.mtime)
+		if age > tmpMaxAge || age > tmpMinAge && (!e.regular || !e.owned || abandoned(tmp, n)) {
+			tmp.remove(n)
 		}
 	}
 }
@@ -268,46 +379,43 @@ type stock struct {
 }
 
 // scan takes stock of the directory, without the lock: every entry with its size and last use
-// (its mtime), the journals and the directories themselves.
+// (its mtime), the journals and the directories themselves. What is refused is reported and
+// left out.
 func (d *Disk) scan() stock {
-	type found struct {
-		diskEntry
-		used time.Time
-	}
 	var all []found
 	st := stock{subdirs: map[string]bool{}}
-	for _, sub := range []string{".", "data", "index", "state", "tmp"} {
-		if fi, err := os.Lstat(filepath.Join(d.dir, sub)); err == nil {
-			st.fixed += onDisk(fi)
-		}
+	if e, err := d.top.lstat("."); err == nil {
+		st.fixed += e.disk
 	}
-	subs, _ := os.ReadDir(filepath.Join(d.dir, "data"))
-	for _, sub := range subs {
-		fi, err := sub.Info()
-		if !sub.IsDir() || err != nil {
+	for _, name := range layout {
+		sub, err := d.top.sub(name, false)
+		if err != nil {
+			d.checked(err)
 			continue
 		}
-		st.subdirs[sub.Name()] = true
-		st.fixed += onDisk(fi)
-		ents, _ := os.ReadDir(filepath.Join(d.dir, "data", sub.Name()))
-		for _, e := range ents {
-			var k Key
-			if n, err := hex.Decode(k[:], []byte(e.Name())); err != nil || n != len(k) || len(e.Name()) != 2*len(k) {
-				continue
-			}
-			fi, err := e.Info()
-			if err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			all = append(all, found{diskEntry{k, onDisk(fi)}, fi.ModTime()})
+		if e, err := d.top.lstat(name); err == nil {
+			st.fixed += e.disk
 		}
-	}
-	for _, sub := range []string{".", "index", "state", "tmp"} { // marker, tag, journals, states, writes
-		ents, _ := os.ReadDir(filepath.Join(d.dir, sub))
-		for _, e := range ents {
-			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
-				st.fixed += onDisk(fi)
+		names, _ := sub.names()
+		for _, n := range names {
+			e, err := sub.lstat(n)
+			switch {
+			case err != nil:
+			case name == "data" && e.dir:
+				st.fixed += e.disk
+				st.subdirs[n] = true
+				all = append(all, d.scanShard(sub, n)...)
+			case !e.regular || !e.owned:
+				d.refuse(sub.untrusted(n, "not a regular file of this user with one link"))
+			case name != "data":
+				st.fixed += e.disk
 			}
+		}
+		sub.close()
+	}
+	for _, n := range []string{markerName, tagName} {
+		if e, err := d.top.lstat(n); err == nil && e.regular {
+			st.fixed += e.disk
 		}
 	}
 	slices.SortFunc(all, func(a, b found) int { return b.used.Compare(a.used) })
@@ -316,6 +424,40 @@ func (d *Disk) scan() stock {
 		st.entries[i] = f.diskEntry
 	}
 	return st
+}
+
+// found is an entry a scan found, with its last use.
+type found struct {
+	diskEntry
+	used time.Time
+}
+
+// scanShard returns the entries of the folder data/name, as scan takes them.
+func (d *Disk) scanShard(data *folder, name string) []found {
+	var out []found
+	sub, err := data.sub(name, false)
+	if err != nil {
+		d.checked(err)
+		return nil
+	}
+	defer sub.close()
+	names, _ := sub.names()
+	for _, n := range names {
+		var k Key
+		if c, err := hex.Decode(k[:], []byte(n)); err != nil || c != len(k) || len(n) != 2*len(k) {
+			continue
+		}
+		e, err := sub.lstat(n)
+		if err != nil {
+			continue
+		}
+		if !e.regular || !e.owned {
+			d.refuse(sub.untrusted(n, "not a regular file of this user with one link"))
+			continue
+		}
+		out = append(out, found{diskEntry{k, e.disk}, e.mtime})
+	}
+	return out
 }
 
 // rescan takes stock of the directory and makes it what this Disk knows.
@@ -362,7 +504,10 @@ func (d *Disk) evictLocked(room int64) []Key {
 // remove deletes the files of evicted entries.
 func (d *Disk) remove(keys []Key) {
 	for _, k := range keys {
-		os.Remove(d.path(k))
+		if sub, err := d.shard(k, false); err == nil {
+			sub.remove(k.String())
+			sub.close()
+		}
 	}
 }
 
@@ -397,43 +542,49 @@ type Entry struct {
 type part struct {
 	name     string
 	off, len int64
-	crc      uint32
+	mac      [macLen]byte
 }
 
 // Get opens the entry stored under key. It returns an error wrapping fs.ErrNotExist when there
-// is none, and one wrapping ErrCorrupt (after removing it) when it is damaged.
+// is none, one wrapping ErrCorrupt (after removing it) when it is damaged or not bound to key,
+// and one wrapping ErrUntrusted when what is there is refused.
 func (d *Disk) Get(key Key) (*Entry, error) {
-	p := d.path(key)
-	f, err := os.Open(p)
+	sub, err := d.shard(key, false)
 	if err != nil {
 		d.count(func(s *DiskStats) { s.Misses++ })
 		return nil, err
 	}
-	e, err := readEntry(f, key)
+	defer sub.close()
+	f, fi, err := sub.open(key.String(), os.O_RDONLY)
+	if err != nil {
+		d.count(func(s *DiskStats) { s.Misses++ })
+		return nil, d.checked(err)
+	}
+	e, err := d.readEntry(f, fi.Size(), key)
 	if err != nil {
 		d.discard(key, f)
 		f.Close()
 		return nil, err
 	}
 	e.d = d
-	now := time.Now()
-	os.Chtimes(p, now, now) // its last use, for the next process that takes stock
-	d.hit(key, f)
+	touch(f) // its last use, for the next process that takes stock
+	d.hit(key, fi.Size())
 	return e, nil
 }
 
-// hit counts a hit of the entry of key, open as f, and makes it the most recently used.
-func (d *Disk) hit(key Key, f *os.File) {
+// hit counts a hit of the entry of key, of size bytes, and makes it the most recently used.
+func (d *Disk) hit(key Key, size int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.stats.Hits++
 	if el, ok := d.items[key]; ok {
 		d.lru.MoveToFront(el)
-	} else if fi, err := f.Stat(); err == nil { // written by another process
-		d.items[key] = d.lru.PushFront(&diskEntry{key, blocks(fi.Size())})
-		d.used += blocks(fi.Size())
-		d.stats.Entries = len(d.items)
+		return
 	}
+	// Written by another process.
+	d.items[key] = d.lru.PushFront(&diskEntry{key, blocks(size)})
+	d.used += blocks(size)
+	d.stats.Entries = len(d.items)
 }
 
 func (d *Disk) count(f func(*DiskStats)) {
@@ -445,11 +596,11 @@ func (d *Disk) count(f func(*DiskStats)) {
 // discard removes the damaged entry open as f, unless its name now holds another file (a
 // sound copy just written by someone else).
 func (d *Disk) discard(key Key, f *os.File) {
-	p := d.path(key)
-	if a, err := f.Stat(); err == nil {
-		if b, err := os.Lstat(p); err == nil && os.SameFile(a, b) {
-			os.Remove(p)
+	if sub, err := d.shard(key, false); err == nil {
+		if sub.sameFile(key.String(), f) {
+			sub.remove(key.String())
 		}
+		sub.close()
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -461,31 +612,28 @@ func (d *Disk) discard(key Key, f *os.File) {
 
 // The file of an entry, written front to back as its parts are made:
 //
-//	"MFSB" | u32 layout (2) | parts, in order | header | u32 header length |
-//	u32 CRC-32C of the header | "MFSE"
+//	"MFSB" | u32 layout (3) | parts, in order | header | u32 header length |
+//	MAC of the header | "MFSE"
 //	header: key (32 bytes) | uvarint meta length | meta | uvarint part count |
-//	        per part: uvarint name length | name | uvarint length | u32 CRC-32C of the part
+//	        per part: uvarint name length | name | uvarint length | MAC of the part
 //
-// The file is exactly as long as the header says.
+// The file is exactly as long as the header says. The MACs (see mac.go) bind each part to the
+// key and its name, and the header to the directory's secret.
 const (
 	entryMagic  = "MFSB"
 	entryEnd    = "MFSE"
-	entryLayout = 2
+	entryLayout = 3
 	preamble    = 8
-	trailer     = 12
+	trailer     = 4 + macLen + 4
 )
 
 func corrupt(f *os.File, format string, args ...any) error {
 	return fmt.Errorf("%s: %w: %s", f.Name(), ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
-// readEntry reads and checks the header of the entry file f, which must be key's.
-func readEntry(f *os.File, key Key) (*Entry, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := fi.Size()
+// readEntry reads and checks the header of the entry file f, of size bytes, which must be
+// key's.
+func (d *Disk) readEntry(f *os.File, size int64, key Key) (*Entry, error) {
 	var pre [preamble]byte
 	var tail [trailer]byte
 	if size < preamble+trailer {
@@ -497,7 +645,7 @@ func readEntry(f *os.File, key Key) (*Entry, error) {
 	if _, err := f.ReadAt(tail[:], size-trailer); err != nil {
 		return nil, corrupt(f, "trailer: %v", err)
 	}
-	if string(pre[:4]) != entryMagic || binary.LittleEndian.Uint32(pre[4:]) != entryLayout || string(tail[8:]) != entryEnd {
+	if string(pre[:4]) != entryMagic || binary.LittleEndian.Uint32(pre[4:]) != entryLayout || string(tail[trailer-4:]) != entryEnd {
 		return nil, corrupt(f, "not a whole entry of layout %d", entryLayout)
 	}
 	hlen := int64(binary.LittleEndian.Uint32(tail[:]))
@@ -508,8 +656,8 @@ func readEntry(f *os.File, key Key) (*Entry, error) {
 	if _, err := f.ReadAt(h, size-trailer-hlen); err != nil {
 		return nil, corrupt(f, "header: %v", err)
 	}
-	if crc32.Checksum(h, castagnoli) != binary.LittleEndian.Uint32(tail[4:]) {
-		return nil, corrupt(f, "header checksum")
+	if !d.sound(tail[4:4+macLen], macHeader, h) {
+		return nil, corrupt(f, "header not bound to this cache's secret")
 	}
 	r := reader{b: h}
 	var k Key
@@ -521,7 +669,7 @@ func readEntry(f *os.File, key Key) (*Entry, error) {
 	for range n {
 		p := part{name: string(r.bytes(r.count(256))), off: off}
 		p.len = int64(r.uvarint())
-		p.crc = r.u32()
+		copy(p.mac[:], r.bytes(macLen))
 		if p.len < 0 || p.len > size {
 			r.err = true
 		}
@@ -558,8 +706,8 @@ func (e *Entry) Size(name string) (n int64, ok bool) {
 	return 0, false
 }
 
-// Read returns the bytes of the part named name, checked against their checksum. A part that
-// fails the check removes the entry and gives an error wrapping ErrCorrupt; a missing part one
+// Read returns the bytes of the part named name, checked against their MAC. A part that fails
+// the check removes the entry and gives an error wrapping ErrCorrupt; a missing part one
 // wrapping fs.ErrNotExist.
 func (e *Entry) Read(name string) ([]byte, error) {
 	for _, p := range e.parts {
@@ -571,9 +719,9 @@ func (e *Entry) Read(name string) ([]byte, error) {
 			e.d.discard(e.Key, e.f)
 			return nil, corrupt(e.f, "part %s: %v", name, err)
 		}
-		if crc32.Checksum(b, castagnoli) != p.crc {
+		if mac := e.d.partMAC(e.Key, name, b); !equalMAC(mac[:], p.mac[:]) {
 			e.d.discard(e.Key, e.f)
-			return nil, corrupt(e.f, "part %s: checksum", name)
+			return nil, corrupt(e.f, "part %s: not bound to its key by this cache's secret", name)
 		}
 		return b, nil
 	}
@@ -610,8 +758,9 @@ func (d *Disk) Put(key Key, meta []byte, parts []Part) error {
 type Writer struct {
 	d        *Disk
 	key      Key
+	tmp      *folder // tmp/, held while the entry is written
+	name     string  // the temporary file's name in tmp, "" once committed or dropped
 	f        *os.File
-	tmp      string
 	parts    []part
 	off      int64 // bytes of parts written
 	reserved int64
@@ -627,12 +776,14 @@ func (d *Disk) Create(key Key) (*Writer, error) {
 	if catchUp {
 		d.rescan()
 	}
-	w := &Writer{d: d, key: key}
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	w.tmp = filepath.Join(d.dir, "tmp", "."+key.String()+"."+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	tmp, err := d.top.sub("tmp", true)
 	if err != nil {
+		return nil, d.failed(d.checked(err))
+	}
+	w := &Writer{d: d, key: key, tmp: tmp, name: tempName(key.String())}
+	f, err := tmp.create(w.name)
+	if err != nil {
+		tmp.close()
 		return nil, d.failed(err)
 	}
 	holdWhileWriting(f)
@@ -647,6 +798,13 @@ func (d *Disk) Create(key Key) (*Writer, error) {
 	return w, nil
 }
 
+// tempName returns a fresh name for a temporary file of what is called base.
+func tempName(base string) string {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	return "." + base + "." + hex.EncodeToString(rnd[:])
+}
+
 // writable reports whether writes are paused, and whether it is time to catch up with what
 // other processes sharing the directory wrote: a scan costs a stat of every entry.
 func (d *Disk) writable() (paused, catchUp bool) {
@@ -655,9 +813,12 @@ func (d *Disk) writable() (paused, catchUp bool) {
 	return time.Now().Before(d.pausedUntil), d.written > d.max/4 && time.Since(d.scanned) > rescanEvery
 }
 
-// failed pauses writing after err and returns it for the caller.
+// failed pauses writing after err and returns it for the caller. A refusal (ErrUntrusted)
+// pauses nothing: it concerns one folder, and it has been reported.
 func (d *Disk) failed(err error) error {
-	d.pause()
+	if !errors.Is(err, ErrUntrusted) {
+		d.pause()
+	}
 	return fmt.Errorf("disk cache %s: %w", d.dir, err)
 }
 
@@ -704,7 +865,7 @@ func (w *Writer) Part(name string, data []byte) error {
 	if err := w.write(data); err != nil {
 		return err
 	}
-	w.parts = append(w.parts, part{name: name, off: w.off, len: int64(len(data)), crc: crc32.Checksum(data, castagnoli)})
+	w.parts = append(w.parts, part{name: name, off: w.off, len: int64(len(data)), mac: w.d.partMAC(w.key, name, data)})
 	w.off += int64(len(data))
 	return nil
 }
@@ -713,30 +874,33 @@ func (w *Writer) Part(name string, data []byte) error {
 // let go of them takes back when the entry cannot be committed.
 func (w *Writer) Recover() map[string][]byte {
 	out := map[string][]byte{}
-	if w.tmp != "" {
-		if r, err := os.Open(w.tmp); err == nil {
-			for _, p := range w.parts {
-				b := make([]byte, p.len)
-				if _, err := r.ReadAt(b, preamble+p.off); err == nil && crc32.Checksum(b, castagnoli) == p.crc {
+	if w.f != nil {
+		for _, p := range w.parts {
+			b := make([]byte, p.len)
+			if _, err := w.f.ReadAt(b, preamble+p.off); err == nil {
+				if mac := w.d.partMAC(w.key, p.name, b); equalMAC(mac[:], p.mac[:]) {
 					out[p.name] = b
 				}
 			}
-			r.Close()
 		}
 	}
 	w.Abort()
 	return out
 }
 
-// Abort drops the entry.
+// Abort drops the entry. After Commit it does nothing.
 func (w *Writer) Abort() {
 	if w.f != nil {
 		w.f.Close()
 		w.f = nil
 	}
-	if w.tmp != "" {
-		os.Remove(w.tmp)
-		w.tmp = ""
+	if w.name != "" {
+		w.tmp.remove(w.name)
+		w.name = ""
+	}
+	if w.tmp != nil {
+		w.tmp.close()
+		w.tmp = nil
 	}
 	w.release()
 }
@@ -764,37 +928,35 @@ func (w *Writer) Commit(meta []byte) error {
 		h = binary.AppendUvarint(h, uint64(len(p.name)))
 		h = append(h, p.name...)
 		h = binary.AppendUvarint(h, uint64(p.len))
-		h = binary.LittleEndian.AppendUint32(h, p.crc)
+		h = append(h, p.mac[:]...)
 	}
 	if len(h) > maxHeaderLen {
 		w.err = fmt.Errorf("disk cache: header of %d bytes (at most %d)", len(h), maxHeaderLen)
 		return w.err
 	}
-	h = binary.LittleEndian.AppendUint32(h, uint32(len(h)))
-	h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(h[:len(h)-4], castagnoli))
+	n := len(h)
+	h = binary.LittleEndian.AppendUint32(h, uint32(n))
+	mac := w.d.mac(macHeader, h[:n])
+	h = append(h, mac[:]...)
 	h = append(h, entryEnd...)
 	if err := w.write(h); err != nil {
 		return err
 	}
 	d, sub := w.d, w.key.String()[:2]
-	err := w.f.Close()
-	w.f = nil
-	if err == nil && !d.hasSubdir(sub) {
-		err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755)
-	}
+	shard, err := d.shard(w.key, true)
 	if err == nil {
-		err = os.Rename(w.tmp, d.path(w.key))
-		if errors.Is(err, fs.ErrNotExist) { // another process cleared the directory
-			if err = os.MkdirAll(filepath.Join(d.dir, "data", sub), 0o755); err == nil {
-				err = os.Rename(w.tmp, d.path(w.key))
-			}
-		}
+		err = w.tmp.rename(w.name, shard, w.key.String())
+		shard.close()
 	}
 	if err != nil {
 		w.err = d.failed(err)
 		return w.err
 	}
-	w.tmp = ""
+	w.name = ""
+	w.f.Close()
+	w.f = nil
+	w.tmp.close()
+	w.tmp = nil
 	charge := blocks(w.reserved)
 	w.release()
 	d.mu.Lock()
@@ -815,29 +977,25 @@ func (w *Writer) Commit(meta []byte) error {
 	return nil
 }
 
-func (d *Disk) hasSubdir(sub string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.subdirs[sub]
-}
-
-// writeAtomic writes data to path (inside the cache directory dir) through a temporary file.
-func writeAtomic(dir, path string, data []byte) error {
-	return writeFileAtomic(dir, path, func(w io.Writer) error {
+// writeAtomic writes data to the file name in the folder to through a temporary file.
+func (d *Disk) writeAtomic(to *folder, name string, data []byte) error {
+	return d.writeFileAtomic(to, name, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
-// writeFileAtomic writes a file with fill in dir's tmp folder and renames it to path. No fsync: a process killed at any moment leaves the
-// old file or the new one, and a machine that loses power may leave a damaged file, which
-// every read checks for.
-func writeFileAtomic(dir, path string, fill func(io.Writer) error) error {
-	tmp := filepath.Join(dir, "tmp") // made by prepare before anything is written
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	name := filepath.Join(tmp, "."+filepath.Base(path)+"."+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// writeFileAtomic writes a file with fill in tmp/ and renames it to name in the folder to. No
+// fsync: a process killed at any moment leaves the old file or the new one, and a machine that
+// loses power may leave a damaged file, which every read checks for.
+func (d *Disk) writeFileAtomic(to *folder, name string, fill func(io.Writer) error) error {
+	tmp, err := d.top.sub("tmp", true)
+	if err != nil {
+		return d.checked(err)
+	}
+	defer tmp.close()
+	tn := tempName(name)
+	f, err := tmp.create(tn)
 	if err != nil {
 		return err
 	}
@@ -847,12 +1005,26 @@ func writeFileAtomic(dir, path string, fill func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(name, path)
+		err = tmp.rename(tn, to, name)
 	}
 	if err != nil {
-		os.Remove(name)
+		tmp.remove(tn)
 	}
 	return err
+}
+
+// readSmall reads the whole of the file name in d, which must be a regular file of this user
+// with one link and at most maxState bytes.
+func (d *folder) readSmall(name string) ([]byte, error) {
+	f, fi, err := d.open(name, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() > maxState {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a state file may have", d.name(name), fi.Size(), maxState)
+	}
+	return io.ReadAll(io.LimitReader(f, maxState+1))
 }
 
 // reader decodes a header, remembering the first error instead of returning it.
@@ -892,10 +1064,17 @@ func (r *reader) bytes(n int) []byte {
 	return b
 }
 
-func (r *reader) u32() uint32 {
-	b := r.bytes(4)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint32(b)
+// lockStallFor is how long Lock only tries once after a wait for a lock ended (see Lock).
+const lockStallFor = 30 * time.Second
+
+func (d *Disk) lockStalled() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return time.Now().Before(d.lockStall)
+}
+
+func (d *Disk) stallLocks() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.lockStall = time.Now().Add(lockStallFor)
 }

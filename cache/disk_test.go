@@ -51,7 +51,7 @@ func writeForever(dir string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	j, _, err := d.OpenJournal("test", nil)
+	j, _, err := readJournal(d, "test", nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -61,6 +61,18 @@ func writeForever(dir string) {
 		d.Put(testKey(i), testMeta(i), testParts(i))
 		j.Append(bytes.Repeat([]byte{byte(i)}, 100+i))
 	}
+}
+
+// readJournal opens the journal name of d and returns its records.
+func readJournal(d *Disk, name string, head []byte) (*Journal, [][]byte, error) {
+	var recs [][]byte
+	j, _, err := d.OpenJournal(name, head, 1<<30, func(rec []byte) { recs = append(recs, bytes.Clone(rec)) })
+	return j, recs, err
+}
+
+// entryPath is where the entry of k is.
+func entryPath(d *Disk, k Key) string {
+	return filepath.Join(d.Dir(), "data", k.String()[:2], k.String())
 }
 
 func openT(t *testing.T, dir string, max int64) *Disk {
@@ -169,7 +181,7 @@ func TestDiskDamage(t *testing.T) {
 		if err := d.Put(testKey(i), testMeta(i), testParts(i)); err != nil {
 			t.Fatal(err)
 		}
-		p := d.path(testKey(i))
+		p := entryPath(d, testKey(i))
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -196,8 +208,8 @@ func TestDiskDamage(t *testing.T) {
 	if err := d.Put(testKey(100), testMeta(100), testParts(100)); err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Dir(d.path(testKey(101))), 0o755)
-	os.Rename(d.path(testKey(100)), d.path(testKey(101)))
+	os.MkdirAll(filepath.Dir(entryPath(d, testKey(101))), 0o755)
+	os.Rename(entryPath(d, testKey(100)), entryPath(d, testKey(101)))
 	if _, err := d.Get(testKey(101)); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("misnamed entry: %v", err)
 	}
@@ -279,7 +291,7 @@ func TestDiskRefusesOtherDirectories(t *testing.T) {
 	if st := d.Stats(); st.Max != DefaultDiskBytes {
 		t.Errorf("default budget %d", st.Max)
 	}
-	for _, f := range []string{"CACHEDIR.TAG", markerName, "lock"} {
+	for _, f := range []string{"CACHEDIR.TAG", markerName, "state/" + lockName, "state/" + secretName} {
 		if _, err := os.Stat(filepath.Join(empty, f)); err != nil {
 			t.Error(err)
 		}
@@ -290,7 +302,7 @@ func TestDiskClearAndTmp(t *testing.T) {
 	dir := t.TempDir()
 	d := openT(t, dir, 64<<20)
 	d.Put(testKey(1), nil, testParts(1))
-	j, _, _ := d.OpenJournal("x", nil)
+	j, _, _ := readJournal(d, "x", nil)
 	j.Append([]byte("rec"))
 	j.Close()
 	d.WriteState("last", []byte("state"))
@@ -343,7 +355,7 @@ func TestDiskPausesAfterAFailedWrite(t *testing.T) {
 	dir := t.TempDir()
 	d := openT(t, dir, 64<<20)
 	k := testKey(1)
-	os.WriteFile(filepath.Join(dir, "data", k.String()[:2]), []byte("in the way"), 0o644)
+	os.MkdirAll(filepath.Join(entryPath(d, k), "in the way"), 0o700) // the rename into place fails
 	if err := d.Put(k, nil, testParts(1)); err == nil || errors.Is(err, ErrPaused) {
 		t.Fatalf("first failing write: %v", err)
 	}
@@ -357,16 +369,11 @@ func TestDiskPausesAfterAFailedWrite(t *testing.T) {
 
 func TestLockExcludes(t *testing.T) {
 	dir := t.TempDir()
-	a, b := openT(t, dir, 0), openT(t, dir, 0)
+	a, b, c := openT(t, dir, 0), openT(t, dir, 0), openT(t, dir, 0)
 	k := testKey(1)
 	unlock, err := a.Lock(context.Background(), k)
 	if err != nil {
 		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := b.Lock(ctx, k); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("a held lock was taken: %v", err)
 	}
 	if u, err := b.Lock(context.Background(), testKey(2)); err != nil {
 		t.Fatalf("another key: %v", err)
@@ -375,7 +382,7 @@ func TestLockExcludes(t *testing.T) {
 	}
 	got := make(chan error, 1)
 	go func() {
-		u, err := b.Lock(context.Background(), k)
+		u, err := c.Lock(context.Background(), k)
 		if err == nil {
 			u()
 		}
@@ -393,10 +400,45 @@ func TestLockExcludes(t *testing.T) {
 	}
 }
 
+// A wait for a lock is bounded by its context, and after one ends, waits for locks held
+// elsewhere are not waited out for a while: whoever holds the lock file (a process stopped
+// with Ctrl-Z, or one that locks all of it) costs the mount one wait, not one per model.
+func TestLockWaitsBounded(t *testing.T) {
+	dir := t.TempDir()
+	a, b := openT(t, dir, 0), openT(t, dir, 0)
+	// Another holder of the whole lock file.
+	f, err := os.OpenFile(filepath.Join(dir, "state", lockName), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	whole := unixLockAll(t, f)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := a.Lock(ctx, testKey(1)); !errors.Is(err, ErrLockBusy) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a held lock: %v, want ErrLockBusy after the deadline", err)
+	}
+	start := time.Now()
+	for i := range 100 {
+		if _, err := a.Lock(context.Background(), testKey(i)); !errors.Is(err, ErrLockBusy) {
+			t.Fatalf("key %d after a wait ended: %v, want ErrLockBusy at once", i, err)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("100 tries of held locks took %v", d)
+	}
+	whole()
+	if u, err := b.Lock(context.Background(), testKey(1)); err != nil {
+		t.Fatalf("a lock no one holds: %v", err)
+	} else {
+		u()
+	}
+}
+
 func TestJournal(t *testing.T) {
 	dir := t.TempDir()
 	d := openT(t, dir, 0)
-	j, recs, err := d.OpenJournal("root-1", nil)
+	j, recs, err := readJournal(d, "root-1", nil)
 	if err != nil || len(recs) != 0 {
 		t.Fatalf("new journal: %d records, %v", len(recs), err)
 	}
@@ -411,7 +453,7 @@ func TestJournal(t *testing.T) {
 	// Damage the second record, and cut the last one short.
 	b[recordHead+len("record 0")+recordHead+2] ^= 1
 	os.WriteFile(p, b[:len(b)-3], 0o644)
-	j, recs, err = d.OpenJournal("root-1", nil)
+	j, recs, err = readJournal(d, "root-1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,11 +466,11 @@ func TestJournal(t *testing.T) {
 	}
 	j.Append([]byte("appended"))
 	j.Close()
-	_, recs, _ = d.OpenJournal("root-1", nil)
+	_, recs, _ = readJournal(d, "root-1", nil)
 	if got := fmt.Sprintf("%q", recs); got != `["compacted" "appended"]` {
 		t.Errorf("after Rewrite: %s", got)
 	}
-	if _, _, err := d.OpenJournal("../escape", nil); err == nil {
+	if _, _, err := readJournal(d, "../escape", nil); err == nil {
 		t.Error("a journal name with a path was accepted")
 	}
 }
@@ -474,7 +516,7 @@ func TestKilledWriter(t *testing.T) {
 			found++
 		}
 	}
-	_, recs, err := d.OpenJournal("test", nil)
+	_, recs, err := readJournal(d, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,12 +581,12 @@ func TestDiskRemembersItsBudget(t *testing.T) {
 func TestJournalFollowsReplacement(t *testing.T) {
 	dir := t.TempDir()
 	a, b := openT(t, dir, 0), openT(t, dir, 0)
-	ja, recs, err := a.OpenJournal("tree", []byte("head"))
+	ja, recs, err := readJournal(a, "tree", []byte("head"))
 	if err != nil || fmt.Sprintf("%q", recs) != `["head"]` {
 		t.Fatalf("new journal: %q, %v", recs, err)
 	}
 	ja.Append([]byte("a1"))
-	jb, _, _ := b.OpenJournal("tree", []byte("head"))
+	jb, _, _ := readJournal(b, "tree", []byte("head"))
 	if err := jb.Rewrite([][]byte{[]byte("head"), []byte("a1")}); err != nil { // compaction
 		t.Fatal(err)
 	}
@@ -555,7 +597,7 @@ func TestJournalFollowsReplacement(t *testing.T) {
 	ja.Append([]byte("a3"))
 	ja.Close()
 	jb.Close()
-	_, recs, _ = openT(t, dir, 0).OpenJournal("tree", []byte("head"))
+	_, recs, _ = readJournal(openT(t, dir, 0), "tree", []byte("head"))
 	if got := fmt.Sprintf("%q", recs); got != `["head" "a3"]` {
 		t.Errorf("after a rewrite and a clear by another: %s; want the head and a3", got)
 	}

@@ -19,13 +19,12 @@ func FuzzReadEntry(f *testing.F) {
 		if err := d.Put(testKey(i), testMeta(i), testParts(i)[:i+1]); err != nil {
 			f.Fatal(err)
 		}
-		b, err := os.ReadFile(d.path(testKey(i)))
+		b, err := os.ReadFile(entryPath(d, testKey(i)))
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b)
 	}
-	d.Close()
 	p := filepath.Join(dir, "fuzzed")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -36,7 +35,7 @@ func FuzzReadEntry(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer file.Close()
-		e, err := readEntry(file, testKey(0))
+		e, err := d.readEntry(file, int64(len(b)), testKey(0))
 		if err != nil {
 			return
 		}
@@ -51,18 +50,20 @@ func FuzzReadEntry(f *testing.F) {
 // FuzzJournal feeds arbitrary bytes to the journal parser: every record it returns must lie
 // inside the input, and it must not panic.
 func FuzzJournal(f *testing.F) {
+	d, err := OpenDisk(DiskOptions{Dir: f.TempDir()})
+	if err != nil {
+		f.Fatal(err)
+	}
 	var j []byte
 	for _, rec := range []string{"head", "a record", ""} {
-		j = frame(j, []byte(rec))
+		j = d.frame(j, []byte(rec))
 	}
 	f.Add(j)
 	f.Add(j[:len(j)-3])
-	f.Add([]byte("MFSJ\xff\xff\xff\xff"))
+	f.Add([]byte("MFSM\xff\xff\xff\xff"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		total := 0
-		for _, r := range parseRecords(b) {
-			total += len(r) + recordHead
-		}
+		d.parseRecords(b, true, func(r []byte) { total += len(r) + recordHead })
 		if total > len(b) {
 			t.Fatalf("%d bytes of records from %d bytes", total, len(b))
 		}

@@ -3,24 +3,27 @@ package cache
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"hash/crc32"
+	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sync"
 )
 
 // A journal is a file of records, each appended with one write:
 //
-//	"MFSJ" | u32 payload length | u32 CRC-32C of the payload | payload
+//	"MFSM" | u32 payload length | MAC of the payload (16 bytes) | payload
 //
-// A record cut short by a crash, or overwritten halfway, fails its length or checksum; reading
-// skips to the next "MFSJ" after it, so one damaged record costs only itself.
+// A record cut short by a crash, overwritten halfway or not made with this directory's secret
+// fails its length or MAC; reading skips to the next "MFSM" after it, so one damaged record
+// costs only itself.
 const (
-	journalMagic = "MFSJ"
-	recordHead   = 12
-	maxRecord    = 16 << 20
+	journalMagic = "MFSM"
+	recordHead   = 4 + 4 + recMACLen
+	maxRecord    = 1 << 20
+	readChunk    = 1 << 20
 )
 
 var journalName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
@@ -31,69 +34,138 @@ var journalName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
 // records.
 type Journal struct {
 	d    *Disk
-	path string
+	name string
 	head []byte // the record a journal made anew starts with
 
 	mu sync.Mutex
 	f  *os.File
 }
 
-// OpenJournal opens the journal called name (lower-case letters, digits, '.', '_', '-'),
-// making it when absent, and returns it with every sound record it holds, oldest first. head,
-// when not nil, is the record that a journal made anew — now, or after another process
-// rewrote or cleared it — is given first.
-func (d *Disk) OpenJournal(name string, head []byte) (*Journal, [][]byte, error) {
-	if !journalName.MatchString(name) {
-		return nil, nil, fmt.Errorf("disk cache: bad journal name %q", name)
-	}
-	j := &Journal{d: d, path: filepath.Join(d.dir, "index", name), head: head}
-	data, err := os.ReadFile(j.path)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, nil, err
-	}
-	if j.f, err = os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
-		return nil, nil, err
-	}
-	recs := parseRecords(data)
-	if len(data) == 0 && head != nil {
-		if _, err := j.f.Write(frame(nil, head)); err != nil {
-			j.f.Close()
-			return nil, nil, err
-		}
-		recs = [][]byte{head}
-	}
-	return j, recs, nil
+// JournalRead is what OpenJournal found in a journal.
+type JournalRead struct {
+	Records int   // sound records given
+	Bytes   int64 // bytes read
+	Cut     bool  // the journal was longer than the limit: the records past it were not read
 }
 
-// parseRecords returns the sound records of a journal's bytes.
-func parseRecords(data []byte) [][]byte {
-	var out [][]byte
-	for len(data) > 0 {
-		i := bytes.Index(data, []byte(journalMagic))
-		if i < 0 {
+// OpenJournal opens the journal called name (lower-case letters, digits, '.', '_', '-'),
+// making it when absent, and gives each sound record it holds to each, oldest first, reading
+// at most limit bytes of it: its records are what a process keeps in memory, and the journal
+// is a file anyone who may write the directory could make huge. A record given to each is
+// valid only during the call. head, when not nil, is the record that a journal made anew —
+// now, or after another process rewrote or cleared it — is given first.
+func (d *Disk) OpenJournal(name string, head []byte, limit int64, each func(rec []byte)) (*Journal, JournalRead, error) {
+	var got JournalRead
+	if !journalName.MatchString(name) {
+		return nil, got, fmt.Errorf("disk cache: bad journal name %q", name)
+	}
+	index, err := d.top.sub("index", true)
+	if err != nil {
+		return nil, got, d.checked(err)
+	}
+	defer index.close()
+	j := &Journal{d: d, name: name, head: head}
+	switch f, _, err := index.open(name, os.O_RDONLY); {
+	case err == nil:
+		got, err = d.readRecords(f, limit, each)
+		f.Close()
+		if err != nil {
+			return nil, got, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, got, d.checked(err)
+	}
+	if j.f, _, err = index.open(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE); err != nil {
+		return nil, got, d.checked(err)
+	}
+	if got.Bytes == 0 && head != nil {
+		if _, err := j.f.Write(d.frame(nil, head)); err != nil {
+			j.f.Close()
+			return nil, got, err
+		}
+		each(head)
+		got.Records = 1
+	}
+	return j, got, nil
+}
+
+// readRecords reads the records of the journal r, at most limit bytes of it, in pieces.
+func (d *Disk) readRecords(r io.Reader, limit int64, each func([]byte)) (JournalRead, error) {
+	var got JournalRead
+	lr := &io.LimitedReader{R: r, N: limit}
+	// Room for a piece and for a record begun in the piece before.
+	buf := make([]byte, 0, readChunk+recordHead+maxRecord)
+	for {
+		k, err := io.ReadFull(lr, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		got.Bytes += int64(k)
+		final := err != nil
+		if final && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return got, err
+		}
+		used := d.parseRecords(buf, final, func(rec []byte) {
+			got.Records++
+			each(rec)
+		})
+		buf = buf[:copy(buf, buf[used:])]
+		if final {
 			break
 		}
-		data = data[i:]
-		if len(data) >= recordHead {
-			n := binary.LittleEndian.Uint32(data[4:])
-			if n <= maxRecord && int(n) <= len(data)-recordHead {
-				rec := data[recordHead : recordHead+int(n)]
-				if crc32.Checksum(rec, castagnoli) == binary.LittleEndian.Uint32(data[8:]) {
-					out = append(out, rec)
-					data = data[recordHead+int(n):]
-					continue
-				}
-			}
-		}
-		data = data[1:] // not a sound record: look for the next one
 	}
-	return out
+	if lr.N == 0 { // the limit: does the journal go on past it?
+		var one [1]byte
+		if n, _ := r.Read(one[:]); n > 0 {
+			got.Cut = true
+		}
+	}
+	return got, nil
 }
 
-func frame(buf, rec []byte) []byte {
+// parseRecords gives each the sound records at the start of data and returns how many bytes
+// it is done with: all of them at the end of the journal (final), else up to the first record
+// that may go on past data.
+func (d *Disk) parseRecords(data []byte, final bool, each func([]byte)) int {
+	pos := 0
+	for pos < len(data) {
+		i := bytes.Index(data[pos:], []byte(journalMagic))
+		if i < 0 {
+			if final {
+				return len(data)
+			}
+			return max(pos, len(data)-len(journalMagic)+1) // a magic may straddle the end
+		}
+		pos += i
+		rest := data[pos:]
+		if len(rest) < recordHead {
+			if final {
+				return len(data)
+			}
+			return pos
+		}
+		n := int(binary.LittleEndian.Uint32(rest[4:]))
+		switch {
+		case n > maxRecord:
+		case recordHead+n > len(rest) && !final:
+			return pos
+		case recordHead+n <= len(rest):
+			rec := rest[recordHead : recordHead+n]
+			if d.sound(rest[8:recordHead], macRecord, rec) {
+				each(rec)
+				pos += recordHead + n
+				continue
+			}
+		}
+		pos++ // not a sound record: look for the next one
+	}
+	return pos
+}
+
+// frame appends rec as a record to buf.
+func (d *Disk) frame(buf, rec []byte) []byte {
 	buf = append(buf, journalMagic...)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(rec)))
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(rec, castagnoli))
+	mac := d.mac(macRecord, rec)
+	buf = append(buf, mac[:recMACLen]...)
 	return append(buf, rec...)
 }
 
@@ -109,9 +181,9 @@ func (j *Journal) Append(recs ...[]byte) error {
 	var buf []byte
 	for _, rec := range recs {
 		if len(rec) > maxRecord {
-			return fmt.Errorf("journal %s: record of %d bytes (at most %d)", j.path, len(rec), maxRecord)
+			return fmt.Errorf("journal %s: record of %d bytes (at most %d)", j.name, len(rec), maxRecord)
 		}
-		buf = frame(buf[:0], rec)
+		buf = j.d.frame(buf[:0], rec)
 		if _, err := j.f.Write(buf); err != nil {
 			return err
 		}
@@ -123,25 +195,22 @@ func (j *Journal) Append(recs ...[]byte) error {
 // follow reopens the journal when its name no longer leads to the file open, starting a
 // journal made anew with its head.
 func (j *Journal) follow() error {
-	open, err := j.f.Stat()
+	index, err := j.d.top.sub("index", true)
 	if err != nil {
-		return err
+		return j.d.checked(err)
 	}
-	now, err := os.Stat(j.path)
-	if err == nil && os.SameFile(open, now) {
+	defer index.close()
+	if index.sameFile(j.name, j.f) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(j.path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, fi, err := index.open(j.name, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return err
+		return j.d.checked(err)
 	}
 	j.f.Close()
 	j.f = f
-	if fi, err := f.Stat(); err == nil && fi.Size() == 0 && j.head != nil {
-		_, err = f.Write(frame(nil, j.head))
+	if fi.Size() == 0 && j.head != nil {
+		_, err = f.Write(j.d.frame(nil, j.head))
 		return err
 	}
 	return nil
@@ -155,15 +224,20 @@ func (j *Journal) Rewrite(recs [][]byte) error {
 	defer j.mu.Unlock()
 	var buf []byte
 	for _, rec := range recs {
-		buf = frame(buf, rec)
+		buf = j.d.frame(buf, rec)
 	}
 	old, _ := j.f.Stat()
-	if err := writeAtomic(j.d.dir, j.path, buf); err != nil {
+	index, err := j.d.top.sub("index", true)
+	if err != nil {
+		return j.d.checked(err)
+	}
+	defer index.close()
+	if err := j.d.writeAtomic(index, j.name, buf); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND, 0o644)
+	f, _, err := index.open(j.name, os.O_WRONLY|os.O_APPEND)
 	if err != nil {
-		return err
+		return j.d.checked(err)
 	}
 	j.f.Close()
 	j.f = f
@@ -195,7 +269,15 @@ func (d *Disk) WriteState(name string, data []byte) error {
 	if !journalName.MatchString(name) {
 		return fmt.Errorf("disk cache: bad state name %q", name)
 	}
-	return writeAtomic(d.dir, filepath.Join(d.dir, "state", name), data)
+	if len(data) > maxState {
+		return fmt.Errorf("disk cache: state %s of %d bytes (at most %d)", name, len(data), maxState)
+	}
+	state, err := d.top.sub("state", true)
+	if err != nil {
+		return d.checked(err)
+	}
+	defer state.close()
+	return d.writeAtomic(state, name, data)
 }
 
 // ReadState returns a file stored by WriteState.
@@ -203,34 +285,73 @@ func (d *Disk) ReadState(name string) ([]byte, error) {
 	if !journalName.MatchString(name) {
 		return nil, fmt.Errorf("disk cache: bad state name %q", name)
 	}
-	return os.ReadFile(filepath.Join(d.dir, "state", name))
+	state, err := d.top.sub("state", false)
+	if err != nil {
+		return nil, d.checked(err)
+	}
+	defer state.close()
+	b, err := state.readSmall(name)
+	return b, d.checked(err)
 }
 
 // States returns the names of the files stored by WriteState.
 func (d *Disk) States() []string {
-	ents, _ := os.ReadDir(filepath.Join(d.dir, "state"))
+	state, err := d.top.sub("state", false)
+	if err != nil {
+		return nil
+	}
+	defer state.close()
+	names, _ := state.names()
 	var out []string
-	for _, e := range ents {
-		if journalName.MatchString(e.Name()) {
-			out = append(out, e.Name())
+	for _, n := range names {
+		if journalName.MatchString(n) {
+			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// Clear removes every entry, journal and state file: the directory is left an empty cache.
-// Processes using it meanwhile lose what they had on disk and make it again.
+// Clear removes every entry, journal and state file: the directory is left an empty cache,
+// with its secret. Processes using it meanwhile lose what they had on disk and make it again.
+// Nothing is followed out of the directory: a symlink in it is removed, not what it leads to.
 func (d *Disk) Clear() error {
 	var first error
-	for _, sub := range []string{"data", "index", "state", "tmp"} {
-		p := filepath.Join(d.dir, sub)
-		if err := os.RemoveAll(p); err != nil && first == nil {
+	for _, name := range layout {
+		var err error
+		if name == "state" {
+			err = d.clearState()
+		} else {
+			err = d.top.removeAll(name)
+		}
+		if err != nil && first == nil {
 			first = err
 		}
-		if err := os.MkdirAll(p, 0o755); err != nil && first == nil {
+		sub, err := d.top.sub(name, true)
+		if err != nil && first == nil {
 			first = err
+		}
+		if sub != nil {
+			sub.close()
 		}
 	}
 	d.rescan()
 	return first
+}
+
+// clearState removes the state files, keeping the secret and the lock file.
+func (d *Disk) clearState() error {
+	state, err := d.top.sub("state", false)
+	if err != nil {
+		return d.top.removeAll("state") // not the cache's own folder: nothing there is kept
+	}
+	defer state.close()
+	names, err := state.names()
+	for _, n := range names {
+		if n != secretName && n != lockName {
+			if rerr := state.removeAll(n); err == nil {
+				err = rerr
+			}
+		}
+	}
+	return err
 }

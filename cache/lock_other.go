@@ -11,12 +11,17 @@ import (
 // sharing a cache directory may then make one entry twice, which costs time, never bytes.
 type lockFile struct{ f *os.File }
 
-func openLock(path string) (lockFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+func openLock(state *folder) (lockFile, error) {
+	f, _, err := state.open(lockName, os.O_RDWR|os.O_CREATE)
 	return lockFile{f}, err
 }
 
-func (l lockFile) close() error { return l.f.Close() }
+func (l lockFile) close() error {
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Close()
+}
 
 // Lock succeeds at once: see lockFile.
 func (d *Disk) Lock(ctx context.Context, key Key) (unlock func(), err error) {
@@ -27,4 +32,4 @@ func (d *Disk) Lock(ctx context.Context, key Key) (unlock func(), err error) {
 func holdWhileWriting(f *os.File) {}
 
 // abandoned reports false: without locks, only age tells (see cleanTmp).
-func abandoned(path string) bool { return false }
+func abandoned(tmp *folder, name string) bool { return false }

@@ -31,8 +31,10 @@ const (
 )
 
 // lockWait bounds the wait for another process making the same version; past it this one
-// makes it too, which costs time, never bytes. (A variable for the tests.)
-var lockWait = 10 * time.Second
+// makes it too, without the disk tier, which costs time, never bytes; and for a while after,
+// the cache does not wait for such locks at all (see cache.Disk.Lock). (A variable for the
+// tests.)
+var lockWait = 2 * time.Second
 
 // loaded is what one load found or made.
 type loaded struct {
@@ -154,13 +156,16 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 			return r, nil
 		}
 	}
-	if f.disk != nil {
+	toDisk := f.disk != nil
+	if toDisk {
 		// Another process sharing the cache may be making it: wait for it (a while: one
 		// stopped with Ctrl-Z must not stop this mount), then look again.
 		ctx, cancel := context.WithTimeout(context.Background(), lockWait)
 		unlock, err := f.disk.Lock(ctx, key)
 		cancel()
-		if err == nil {
+		if err != nil {
+			toDisk = false // it may be writing the entry: leave that to it
+		} else {
 			defer unlock()
 			if r, ok := f.fromDisk(src, key, st, kind, n); ok {
 				if r, ok := serves(r); ok {
@@ -169,7 +174,7 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 			}
 		}
 	}
-	return f.make(src, data, st, key, kind, n)
+	return f.make(src, data, st, key, kind, n, toDisk)
 }
 
 // depsHold reports whether every dep of v holds.
@@ -265,14 +270,14 @@ func (f *Tree) unreadable(src string, err error) *Version {
 // keeps the result: the version, the documents on disk as each is made, and in memory the one
 // the caller wants (a stat is followed by a read more often than not), the others too without
 // a disk tier, as far as there is room.
-func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need) (loaded, error) {
+func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need, toDisk bool) (loaded, error) {
 	isTexture := codec.IsTextureName(src)
 	defer f.admit(src, len(data))()
 	v := &Version{key: key, persist: true, mtime: st.id.mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
-	k := &keeper{f: f, v: v, want: want, read: n == needBytes, docs: map[translate.Kind][]byte{}}
+	k := &keeper{f: f, v: v, want: want, read: n == needBytes, toDisk: toDisk, docs: map[translate.Kind][]byte{}}
 	defer k.abandon()
 	var format string
 	if isTexture {
@@ -403,14 +408,17 @@ type keeper struct {
 	v    *Version
 	want translate.Kind // the kind the caller asked for
 	read bool           // to read it, not only to stat it
-	w    *cache.Writer
-	docs map[translate.Kind][]byte // kept in memory (for the callers of this load)
+	// toDisk is false when the disk tier is not to be written (another process holds the
+	// version's lock): the documents go to memory.
+	toDisk bool
+	w      *cache.Writer
+	docs   map[translate.Kind][]byte // kept in memory (for the callers of this load)
 }
 
 // begin starts the disk entry, once the version's deps, and so its id, are known.
 func (k *keeper) begin() {
 	k.v.seal()
-	if k.f.disk == nil || !k.v.persist {
+	if k.f.disk == nil || !k.toDisk || !k.v.persist {
 		return
 	}
 	w, err := k.f.disk.Create(k.v.key)
@@ -735,8 +743,8 @@ func (f *Tree) logFailure(src string, key cache.Key, format string, err error) {
 // diskError logs a failure of the disk tier once: after one, writes pause (and ErrPaused is not
 // logged), and a missing entry is no failure.
 func (f *Tree) diskError(err error) {
-	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, cache.ErrPaused) {
-		return
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, cache.ErrPaused) || errors.Is(err, cache.ErrUntrusted) {
+		return // ErrUntrusted: the disk tier reported it (see openDisk)
 	}
 	if errors.Is(err, cache.ErrCorrupt) {
 		f.opt.Logger.Warn("disk cache entry damaged; made again", "err", err)

@@ -53,6 +53,9 @@ type Options struct {
 	// DiskCacheBytes is the disk tier's budget, remembered by the directory; 0 for the one it
 	// remembers (cache.DefaultDiskBytes at first).
 	DiskCacheBytes int64
+	// CacheGroupRead lets the members of the daemon's group read the cache directory's entries
+	// (0640 in 0750 folders); without it only the daemon's user may (0600 in 0700).
+	CacheGroupRead bool
 	// MaxParallel bounds the translations running at once; default runtime.NumCPU(), at most
 	// MaxParallelLimit.
 	MaxParallel int

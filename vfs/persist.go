@@ -49,47 +49,70 @@ func treeRecord(src string) []byte {
 // over (the disk entries it pointed to are found again by content).
 const journalFormat = "2"
 
-// openIndex opens the tree's journal and loads what it holds; the journal is compacted when
-// most of its records have been superseded.
+// openIndex opens the tree's journal and loads what it holds, reading at most a quarter of the
+// memory budget of it: what it loads is kept in memory. The journal is compacted (written
+// anew from what was loaded) when most of its records were superseded, or when it was longer
+// than that.
 func (f *Tree) openIndex(absSrc string) error {
 	head := treeRecord(absSrc)
-	j, recs, err := f.disk.OpenJournal(JournalName(absSrc), head)
+	ours := false
+	n := 0
+	j, got, err := f.disk.OpenJournal(JournalName(absSrc), head, f.journalLimit(), func(r []byte) {
+		if n++; n == 1 {
+			ours = string(r) == string(head)
+			return
+		}
+		if !ours {
+			return
+		}
+		d := decoder{b: r}
+		kind := d.byte()
+		p := d.string()
+		if !d.bad {
+			f.loadRecord(kind, p, d)
+		}
+	})
 	if err != nil {
 		return err
 	}
 	f.index = j
-	if len(recs) == 0 || string(recs[0]) != string(head) {
+	if !ours {
 		// New, or another tree's or translator's: start over.
+		f.versions, f.files = newBounded[*Version](maxVersions), newBounded[fileState](maxVersions)
 		return j.Rewrite([][]byte{head})
 	}
-	latest := map[string]int{} // record kind and path → index of its newest record
-	for i, r := range recs[1:] {
-		d := decoder{b: r}
-		kind := d.byte()
-		p := d.string()
-		if !d.bad && (kind == recVersion || kind == recFile) {
-			latest[string(kind)+p] = i + 1
-		}
+	live := 1 + f.versions.len() + f.files.len()
+	if got.Cut {
+		f.opt.Logger.Warn("the cache's journal of this tree is larger than a quarter of --cache-size: read in part, and compacted",
+			"read", got.Bytes, "cache-size", f.opt.CacheBytes)
 	}
-	live := [][]byte{head}
-	for i, r := range recs {
-		if i == 0 {
-			continue
-		}
-		d := decoder{b: r}
-		kind := d.byte()
-		p := d.string()
-		if d.bad || latest[string(kind)+p] != i {
-			continue
-		}
-		if f.loadRecord(kind, p, d) {
-			live = append(live, r)
-		}
-	}
-	if len(recs) > 2*len(live)+1024 {
-		return j.Rewrite(live)
+	if got.Cut || got.Records > 2*live+1024 {
+		return j.Rewrite(f.indexRecords(head))
 	}
 	return nil
+}
+
+// journalLimit is how much of the tree's journal openIndex reads.
+func (f *Tree) journalLimit() int64 { return max(f.opt.CacheBytes/4, 4<<20) }
+
+// indexRecords returns the journal's records of what the tree knows, its head first.
+func (f *Tree) indexRecords(head []byte) [][]byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	recs := [][]byte{head}
+	for _, m := range []map[string]fileState{f.files.old, f.files.young} {
+		for name, st := range m {
+			recs = append(recs, fileRecord(name, st))
+		}
+	}
+	for _, m := range []map[string]*Version{f.versions.old, f.versions.young} {
+		for src, v := range m {
+			if v.persist {
+				recs = append(recs, versionRecord(src, v))
+			}
+		}
+	}
+	return recs
 }
 
 // loadRecord takes in one record of the journal; it reports false for one it cannot read.
@@ -149,6 +172,10 @@ func (f *Tree) journal(src string, v *Version) {
 	if f.index == nil || !v.persist {
 		return
 	}
+	f.diskError(f.index.Append(versionRecord(src, v)))
+}
+
+func versionRecord(src string, v *Version) []byte {
 	b := []byte{recVersion}
 	b = appendString(b, src)
 	b = appendString(b, string(v.key[:]))
@@ -156,8 +183,7 @@ func (f *Tree) journal(src string, v *Version) {
 	for i := range v.sizes {
 		b = binary.AppendVarint(b, v.sizes[i])
 	}
-	b = appendString(b, string(encodeMeta(v.deps, v.fails))) // as a disk entry holds them
-	f.diskError(f.index.Append(b))
+	return appendString(b, string(encodeMeta(v.deps, v.fails))) // as a disk entry holds them
 }
 
 // journalFile records the state of the file at name.
@@ -165,13 +191,17 @@ func (f *Tree) journalFile(name string, st fileState) {
 	if f.index == nil {
 		return
 	}
+	f.diskError(f.index.Append(fileRecord(name, st)))
+}
+
+func fileRecord(name string, st fileState) []byte {
 	b := []byte{recFile}
 	b = appendString(b, name)
 	b = appendIdentity(b, st.id)
 	b = appendString(b, string(st.sum[:]))
 	b = append(b, boolByte(st.racy))
 	b = appendString(b, st.real)
-	f.diskError(f.index.Append(append(b, boolByte(st.acl))))
+	return append(b, boolByte(st.acl))
 }
 
 func boolByte(b bool) byte {

@@ -62,7 +62,7 @@ func TestJournal(t *testing.T) {
 
 	// Another translator version's journal is started over.
 	d, _ := cache.OpenDisk(cache.DiskOptions{Dir: dir})
-	j, _, _ := d.OpenJournal(JournalName(src), nil)
+	j, _, _ := d.OpenJournal(JournalName(src), nil, 1<<30, func([]byte) {})
 	j.Rewrite([][]byte{[]byte("T\x00another tree")})
 	j.Close()
 	d.Close()

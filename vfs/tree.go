@@ -71,16 +71,30 @@ func (t *Tree) Top(archive string) (*ArchiveView, error) {
 	return t.OpenArchive(archives...)
 }
 
-// openDisk opens the disk tier in the cache directory and loads the tree's journal from it.
+// openDisk opens the disk tier in the cache directory and loads the tree's journal from it. A
+// cache directory whose own folders or journal are refused (cache.ErrUntrusted: another user's,
+// a symlink, a FIFO) costs the disk tier, with a warning, not the mount: whoever may write the
+// directory must not be able to keep the mount from coming up.
 func (t *Tree) openDisk(absSrc string) error {
-	d, err := cache.OpenDisk(cache.DiskOptions{Dir: t.opt.CacheDir, MaxBytes: t.opt.DiskCacheBytes})
-	if err != nil {
-		return fmt.Errorf("cache directory: %w", err)
+	refused := func(err error) {
+		t.opt.Logger.Warn("cache directory: refused, not used", "err", err)
 	}
-	t.disk = d
-	if err := t.openIndex(absSrc); err != nil {
-		d.Close()
-		t.disk, t.index = nil, nil
+	d, err := cache.OpenDisk(cache.DiskOptions{Dir: t.opt.CacheDir, MaxBytes: t.opt.DiskCacheBytes,
+		GroupRead: t.opt.CacheGroupRead, OnRefuse: refused})
+	if err == nil {
+		t.disk = d
+		if err = t.openIndex(absSrc); err != nil {
+			d.Close()
+			t.disk, t.index = nil, nil
+			t.versions, t.files = newBounded[*Version](maxVersions), newBounded[fileState](maxVersions)
+		}
+	}
+	if errors.Is(err, cache.ErrUntrusted) {
+		t.opt.Logger.Warn("cache directory not used: it holds what this user did not make; serving without it",
+			"dir", t.opt.CacheDir, "err", err)
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("cache directory: %w", err)
 	}
 	return nil

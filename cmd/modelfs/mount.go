@@ -36,6 +36,7 @@ type mountCmd struct {
 type treeFlags struct {
 	CacheSize   string            `default:"256MiB" placeholder:"SIZE" help:"Memory for translated documents, e.g. 256MiB, 512M, 1G (K, M, G, T and KiB … are powers of 1024; KB, MB … of 1000). Default: 256MiB."`
 	CacheDir    pathArg           `placeholder:"DIR" help:"Directory of the persistent cache, kept across mounts and shareable between them (default: $XDG_CACHE_HOME/modelfs, else ~/.cache/modelfs; off: none)."`
+	CacheGroup  bool              `name:"cache-group-read" help:"Let the members of the daemon's group read the cache directory (entries 0640 in 0750 folders; default: the daemon's user alone, 0600 in 0700)."`
 	DiskCache   string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the persistent cache directory, least recently used entries removed beyond it (at least 4MiB); the directory remembers it for the mounts and warms that name none (default: the directory's, else 1GiB)."`
 	Formats     []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Virtual files shown, comma-separated: gltf, glb, obj, mtl, json beside each model, png beside each texture (default: all)."`
 	Parallel    int               `help:"Translations running at once, at most 256 (default: the number of CPUs)."`
@@ -95,10 +96,12 @@ func (c *mountCmd) options() (vfs.Options, error) {
 			opt.AllowOther = true
 		case key == "debug":
 			opt.Debug = true
+		case key == "cache_group_read":
+			c.CacheGroup = true
 		case key == "rw":
 			return opt, &usageError{"-o rw: modelfs is read-only (use ro, or leave it out)"}
 		default:
-			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: allow_other, debug, and the tree flags as key=value: cache_size=, cache_dir=, disk_cache_size=, formats=, parallel=, max_source_size=, memory_limit=, archives=, listfile=, game=, option=NAME=VALUE)", o)}
+			return opt, &usageError{fmt.Sprintf("-o %s: unknown mount option (known: allow_other, debug, and the tree flags as key=value: cache_size=, cache_dir=, cache_group_read, disk_cache_size=, formats=, parallel=, max_source_size=, memory_limit=, archives=, listfile=, game=, option=NAME=VALUE)", o)}
 		}
 	}
 	return opt, c.treeFlags.options(&opt)
@@ -192,6 +195,7 @@ func (c *treeFlags) options(opt *vfs.Options) error {
 	if opt.DiskCacheBytes, err = diskBudget(c.DiskCache); err != nil {
 		return err
 	}
+	opt.CacheGroupRead = c.CacheGroup
 	if opt.Kinds, err = parseKinds(c.Formats); err != nil {
 		return err
 	}
