@@ -260,3 +260,26 @@ func TestInfoJSON(t *testing.T) {
 		t.Errorf("a missing model: exit %d, %q, %q", code, out, errs)
 	}
 }
+
+// serve webdav refuses a password file others may read, and anonymous serving beyond this
+// machine unless asked for.
+func TestServeRefusals(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(pw, []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--user", "a", "--password-file", pw}, "chmod 600"},
+		{[]string{"--addr", ":0"}, "--allow-anonymous"},
+		{[]string{"--addr", "0.0.0.0:0"}, "--allow-anonymous"},
+		{[]string{"--addr", "[::]:0"}, "--allow-anonymous"},
+	} {
+		code, _, errs := runCLI(t, append(append([]string{"serve", "webdav"}, c.args...), "--cache-dir", "off", sample)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("serve webdav %v: exit %d, %q; want a refusal naming %s", c.args, code, errs, c.want)
+		}
+	}
+}

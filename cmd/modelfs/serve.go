@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/modelfs/modelfs/vfs"
@@ -20,7 +22,8 @@ type serveCmd struct {
 type webdavCmd struct {
 	Src pathArg `arg:"" help:"The game tree to serve: a model folder, a game's data folder (its MPQ archives merged in load order), or one archive (.mpq .w3x .w3m)."`
 
-	Addr         string  `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on (default: 127.0.0.1:8080, this machine only; :8080 for every interface)."`
+	Addr         string  `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on (default: 127.0.0.1:8080, this machine only; :8080 for every interface, with --user or --allow-anonymous)."`
+	Anonymous    bool    `name:"allow-anonymous" help:"Serve without --user on an address other machines reach: anyone there reads what every user of this machine may."`
 	User         string  `placeholder:"NAME" help:"Ask for this user name and a password (HTTP basic authentication); beyond localhost only with --cert and --key."`
 	PasswordFile pathArg `placeholder:"FILE" help:"File whose first line is the password for --user (default: MODELFS_PASSWORD in the environment)."`
 	Cert         pathArg `placeholder:"FILE" help:"TLS certificate (PEM), to serve HTTPS; with --key."`
@@ -31,10 +34,10 @@ type webdavCmd struct {
 
 // davOptions turns the flags into the server's options, reading the password.
 func (c *webdavCmd) davOptions(getenv func(string) string) (davfs.Options, error) {
-	o := davfs.Options{Addr: c.Addr, User: c.User, CertFile: string(c.Cert), KeyFile: string(c.Key)}
+	o := davfs.Options{Addr: c.Addr, User: c.User, CertFile: string(c.Cert), KeyFile: string(c.Key), AllowAnonymous: c.Anonymous}
 	if c.User != "" {
 		if c.PasswordFile != "" {
-			b, err := os.ReadFile(string(c.PasswordFile))
+			b, err := readSecretFile(string(c.PasswordFile))
 			if err != nil {
 				return o, &usageError{"--password-file: " + err.Error()}
 			}
@@ -84,6 +87,9 @@ func (c *webdavCmd) Run(e *env) error {
 	}
 	url := fmt.Sprintf("%s://%s/", scheme, ln.Addr())
 	opt.Logger.Info("serving", "src", tree.Src(), "url", url, "auth", dav.User != "")
+	if dav.AllowAnonymous && dav.User == "" {
+		opt.Logger.Warn("serving without a password beyond this machine (--allow-anonymous): anyone who reaches it reads what every user here may", "addr", dav.Addr)
+	}
 	tree.Record(url)
 	stop, unlisten := stopSignals()
 	defer unlisten()
@@ -100,4 +106,28 @@ func (c *webdavCmd) Run(e *env) error {
 	err = davfs.Serve(ctx, ln, davfs.New(tree, top), dav)
 	opt.Logger.Info("stopped", "url", url)
 	return err
+}
+
+// maxSecretFile bounds what --password-file reads.
+const maxSecretFile = 64 << 10
+
+// readSecretFile reads a password file, which others must not be able to read: a password
+// anyone on the machine may read protects nothing (ssh refuses such keys alike).
+func readSecretFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	if fi.Mode().Perm()&0o077 != 0 && runtime.GOOS != "windows" {
+		return nil, fmt.Errorf("%s: mode %v lets others read or change it; chmod 600 %s", name, fi.Mode().Perm(), name)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSecretFile))
 }

@@ -138,7 +138,7 @@ func (o *oracle) bytes(rel string) []byte {
 			return translated(o.t, o.src, src, kind)
 		}
 	}
-	it, err := o.fs.resolve(rel)
+	it, err := o.fs.resolve(context.Background(), rel)
 	if err != nil {
 		o.t.Errorf("%s: %v", rel, err)
 		return nil

@@ -5,10 +5,12 @@
 package davfs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -50,9 +52,25 @@ func New(tree *vfs.Tree, top *vfs.ArchiveView) *Handler {
 // readMethods are the methods served; every other one would change the tree, or is unknown.
 const readMethods = "OPTIONS, GET, HEAD, PROPFIND"
 
+// Limits on what a request may ask, so that no answer is much larger than an honest one.
+const (
+	maxPath      = 4096     // bytes of a path, as PATH_MAX
+	maxBody      = 64 << 10 // bytes of a request body: a PROPFIND names a few properties
+	maxProps     = 32       // properties a PROPFIND may name (allprop lists 9 of each entry)
+	maxPropBytes = 512      // bytes of their names and namespaces, all together
+)
+
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Server", "modelfs")
+	if strings.ContainsRune(r.URL.Path, 0) || len(r.URL.Path) > maxPath {
+		http.Error(w, fmt.Sprintf("a path holds no NUL and is at most %d bytes", maxPath), http.StatusBadRequest)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if !authenticated(r.Context()) {
+		r = r.WithContext(context.WithValue(r.Context(), publicKey{}, true))
+	}
 	switch r.Method {
 	case http.MethodOptions:
 		// Class 1 only: without locking, Windows and macOS mount the share read-only.
@@ -70,7 +88,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `<?xml version="1.0" encoding="utf-8"?>`+"\n"+`<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>`+"\n")
 			return
 		}
-		h.dav.ServeHTTP(w, r)
+		body, err := io.ReadAll(r.Body)
+		if err == nil {
+			err = checkPropfind(body)
+		}
+		if err != nil {
+			http.Error(w, "PROPFIND: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		lw := &noLocks{w: w}
+		h.dav.ServeHTTP(lw, r)
+		lw.flush()
 	case http.MethodPut, http.MethodDelete, http.MethodPost, http.MethodPatch, "MKCOL", "MOVE", "COPY", "PROPPATCH", "LOCK", "UNLOCK":
 		w.Header().Set("Allow", readMethods)
 		http.Error(w, "modelfs serves a read-only tree", http.StatusForbidden)
@@ -84,7 +113,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // folder's HTML index.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	it, err := h.fs.resolve(r.URL.Path)
+	it, err := h.fs.resolve(ctx, r.URL.Path)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -92,7 +121,12 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	if it.dir {
 		defer it.release()
 		if !strings.HasSuffix(r.URL.Path, "/") {
-			http.Redirect(w, r, (&url.URL{Path: r.URL.Path + "/"}).EscapedPath(), http.StatusMovedPermanently)
+			// The cleaned path: "//Units/" would be read as the host Units.
+			http.Redirect(w, r, (&url.URL{Path: path.Clean("/"+r.URL.Path) + "/"}).EscapedPath(), http.StatusMovedPermanently)
+			return
+		}
+		if err := it.readable(ctx); err != nil {
+			h.fail(w, r, err)
 			return
 		}
 		h.index(w, r, it)
@@ -107,6 +141,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("ETag", f.fi.etag)
 	w.Header().Set("Content-Type", contentType(f.fi.name))
+	boundRanges(r, f.fi.size)
 	http.ServeContent(w, r, f.fi.name, f.fi.mtime, f)
 }
 

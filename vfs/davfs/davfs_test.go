@@ -288,7 +288,11 @@ func TestAuth(t *testing.T) {
 		{Options{User: "artist", Password: "pw"}, true},
 		{Options{Addr: "0.0.0.0:8080", User: "artist", Password: "pw"}, false},
 		{Options{Addr: "[::]:8080", User: "artist", Password: "pw", CertFile: "c", KeyFile: "k"}, true},
-		{Options{Addr: "192.0.2.1:8080"}, true},
+		{Options{Addr: "192.0.2.1:8080"}, false}, // anonymous beyond localhost: opt in
+		{Options{Addr: ":8080"}, false},
+		{Options{Addr: "[::]:8080"}, false},
+		{Options{Addr: "0.0.0.0:8080", AllowAnonymous: true}, true},
+		{Options{Addr: "localhost:8080"}, true},
 		{Options{User: "artist"}, false},
 		{Options{CertFile: "c"}, false},
 		{Options{Addr: "nowhere"}, false},

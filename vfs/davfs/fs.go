@@ -44,7 +44,7 @@ func (f *fileSystem) Rename(context.Context, string, string) error { return vfs.
 // Stat returns the attributes of name as the tree shows it, translating a model when name is
 // one of its documents and its size is not known yet.
 func (f *fileSystem) Stat(ctx context.Context, name string) (os.FileInfo, error) {
-	it, err := f.resolve(name)
+	it, err := f.resolve(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (f *fileSystem) OpenFile(ctx context.Context, name string, flag int, perm o
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
 		return nil, vfs.ErrReadOnly
 	}
-	it, err := f.resolve(name)
+	it, err := f.resolve(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +94,8 @@ func notExist(name string) error {
 // resolve walks name from the top as the mount's lookups do: into folders, into archives shown
 // as folders, through symlinks that stay inside the tree, and to the virtual documents beside
 // models and textures. Special files (FIFOs, sockets, devices) and links leading nowhere are
-// not served.
-func (f *fileSystem) resolve(name string) (*item, error) {
+// not served. A public request (see public) goes only through folders others may search.
+func (f *fileSystem) resolve(ctx context.Context, name string) (*item, error) {
 	name = path.Clean("/" + name)
 	it := &item{f: f, name: name, rel: ".", dir: true}
 	if f.top != nil {
@@ -117,6 +117,10 @@ func (f *fileSystem) resolve(name string) (*item, error) {
 		if !it.dir {
 			it.release()
 			return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
+		}
+		if public(ctx) && it.mode()&0o001 == 0 {
+			it.release()
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 		}
 		var err error
 		if it.view != nil {
@@ -239,7 +243,7 @@ func (it *item) stat(ctx context.Context, readAhead bool) (*info, error) {
 		}
 		id := v.ID()
 		mtime := time.Unix(0, max(fi.ModTime().UnixNano(), v.ModTime()))
-		return &info{name: base, size: v.Size(it.kind), mode: fi.Mode().Perm() & 0o444, mtime: mtime,
+		return &info{name: base, size: v.Size(it.kind), mode: fi.Mode().Perm() & 0o444 & fs.FileMode(v.Perm()), mtime: mtime,
 			etag: etagOf(string(id[:]), string(it.kind))}, nil
 	}
 	fi := it.fi
@@ -278,8 +282,42 @@ func isTranslation(err error) bool {
 	return errors.As(err, &te)
 }
 
+// mode returns the permission bits of a folder item, without translating anything.
+func (it *item) mode() fs.FileMode {
+	if it.view != nil {
+		return it.archiveMode(true).Perm()
+	}
+	return it.fi.Mode().Perm()
+}
+
+// readable returns fs.ErrPermission for a public request (see public) of what others may not
+// read: a file or document, or a folder to list (which takes searching it too).
+func (it *item) readable(ctx context.Context) error {
+	if !public(ctx) {
+		return nil
+	}
+	want := fs.FileMode(0o004)
+	var mode fs.FileMode
+	if it.dir {
+		want, mode = 0o005, it.mode()
+	} else {
+		fi, err := it.stat(ctx, false)
+		if err != nil {
+			return err
+		}
+		mode = fi.mode.Perm()
+	}
+	if mode&want != want {
+		return &fs.PathError{Op: "open", Path: it.name, Err: fs.ErrPermission}
+	}
+	return nil
+}
+
 // open opens the item: a folder for listing, a file or document for reading.
 func (it *item) open(ctx context.Context) (*file, error) {
+	if err := it.readable(ctx); err != nil {
+		return nil, err
+	}
 	fi, err := it.stat(ctx, false)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
 
 // Options says how Serve listens and whom it lets in.
@@ -18,7 +20,31 @@ type Options struct {
 	Password string // that user's password
 	CertFile string // TLS certificate (PEM); with KeyFile, the server speaks HTTPS
 	KeyFile  string // its private key (PEM)
+	// AllowAnonymous lets a server without User listen on an address other machines reach:
+	// anyone there may read what every user of this machine may.
+	AllowAnonymous bool
+	// IdleTimeout closes a keep-alive connection idle this long; default DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxConns bounds the connections served at once; more wait to be accepted. Default
+	// DefaultMaxConns.
+	MaxConns int
 }
+
+// Defaults of Options.
+const (
+	DefaultIdleTimeout = time.Minute
+	DefaultMaxConns    = 256
+)
+
+// The server's other limits: a client has readHeaderTimeout to send its request line and
+// headers, readTimeout for a whole request (bodies are small: see maxBody), and at most
+// maxHeaderBytes of headers. No write timeout: a slow client may take its time over a large
+// model.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	maxHeaderBytes    = 64 << 10
+)
 
 // DefaultAddr is where Serve listens by default: this machine only.
 const DefaultAddr = "127.0.0.1:8080"
@@ -28,6 +54,12 @@ const DefaultAddr = "127.0.0.1:8080"
 func (o Options) WithDefaults() (Options, error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxConns == 0 {
+		o.MaxConns = DefaultMaxConns
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -41,6 +73,9 @@ func (o Options) WithDefaults() (Options, error) {
 	}
 	if o.User != "" && o.CertFile == "" && !Loopback(host) {
 		return o, fmt.Errorf("--user on %s: basic authentication without TLS would send the password in clear to the network; give --cert and --key, or listen on localhost", o.Addr)
+	}
+	if o.User == "" && !Loopback(host) && !o.AllowAnonymous {
+		return o, fmt.Errorf("--addr %s without --user: anyone who reaches this machine could read the tree; give --user (with --cert and --key), or --allow-anonymous to serve it to all", o.Addr)
 	}
 	return o, nil
 }
@@ -60,7 +95,13 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, opt Options) er
 	if opt.User != "" {
 		h = basicAuth(h, opt.User, opt.Password)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	opt, err := opt.WithDefaults()
+	if err != nil {
+		return err
+	}
+	ln = netutil.LimitListener(ln, opt.MaxConns)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		IdleTimeout: opt.IdleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	done := make(chan error, 1)
 	go func() {
 		if opt.CertFile != "" {
@@ -96,6 +137,6 @@ func basicAuth(h http.Handler, user, password string) http.Handler {
 			http.Error(w, "authentication required", http.StatusUnauthorized)
 			return
 		}
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(withAuth(r.Context())))
 	})
 }

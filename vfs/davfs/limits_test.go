@@ -1,0 +1,287 @@
+package davfs
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelfs/modelfs/vfs"
+)
+
+// windowsPropfind is the body the Windows WebDAV redirector sends to list a folder: the
+// largest PROPFIND an honest client sends.
+const windowsPropfind = `<?xml version="1.0" encoding="utf-8" ?><D:propfind xmlns:D="DAV:"><D:prop xmlns:Z="urn:schemas-microsoft-com:"><D:creationdate/><D:displayname/><D:getcontentlength/><D:getcontenttype/><D:getetag/><D:getlastmodified/><D:resourcetype/><Z:Win32CreationTime/><Z:Win32LastAccessTime/><Z:Win32LastModifiedTime/><Z:Win32FileAttributes/></D:prop></D:propfind>`
+
+// A PROPFIND answer is bounded by what the request may name: at most twice the largest honest
+// answer of the same folder, and a body naming 100,000 properties is refused.
+func TestPropfindBounded(t *testing.T) {
+	srv := serve(t, sampleTree(t), vfs.Options{})
+	depth1 := map[string]string{"Depth": "1"}
+	honest := 0
+	for _, body := range []string{"", windowsPropfind, `<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>`} {
+		resp, b := do(t, "PROPFIND", srv.URL+"/Units/", depth1, body)
+		if resp.StatusCode != http.StatusMultiStatus {
+			t.Fatalf("honest PROPFIND: %s", resp.Status)
+		}
+		honest = max(honest, len(b))
+	}
+	// The most a request within the limits can name: maxProps properties, names and
+	// namespaces of maxPropBytes in all, each in a namespace of its own.
+	var props strings.Builder
+	per := maxPropBytes / maxProps
+	for i := range maxProps {
+		local := fmt.Sprintf("p%0*d", per/2-1, i)
+		ns := fmt.Sprintf("u:%0*d", per/2-2, i)
+		props.WriteString(fmt.Sprintf(`<%s xmlns="%s"/>`, local, ns))
+	}
+	crafted := `<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop>` + props.String() + `</D:prop></D:propfind>`
+	resp, b := do(t, "PROPFIND", srv.URL+"/Units/", depth1, crafted)
+	if resp.StatusCode != http.StatusMultiStatus {
+		t.Fatalf("PROPFIND within the limits: %s", resp.Status)
+	}
+	if len(b) > 2*honest {
+		t.Errorf("PROPFIND naming %d properties: %d bytes, more than twice the largest honest answer (%d)", maxProps, len(b), honest)
+	}
+	t.Logf("largest honest answer %d bytes; the most the limits allow %d (%.2f×)", honest, len(b), float64(len(b))/float64(honest))
+	// Past the limits.
+	var many strings.Builder
+	for i := range 100000 {
+		fmt.Fprintf(&many, "<x%d/>", i)
+	}
+	for _, body := range []string{
+		`<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:x="u:"><D:prop>` + many.String() + `</D:prop></D:propfind>`,
+		`<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop>` + strings.Repeat(`<a xmlns="u:x"/>`, maxProps+1) + `</D:prop></D:propfind>`,
+		`<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><` + strings.Repeat("n", maxPropBytes) + ` xmlns="u:"/></D:prop></D:propfind>`,
+	} {
+		start := time.Now()
+		resp, b := do(t, "PROPFIND", srv.URL+"/Units/", depth1, body)
+		if resp.StatusCode != http.StatusBadRequest || len(b) > 1024 {
+			t.Errorf("a PROPFIND of %d bytes past the limits: %s, %d bytes", len(body), resp.Status, len(b))
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("refusing it took %v", d)
+		}
+	}
+	// No lock is advertised: LOCK is refused.
+	_, b = do(t, "PROPFIND", srv.URL+"/Units/Crate.mdl", map[string]string{"Depth": "0"}, "")
+	if strings.Contains(string(b), "lockentry") || !strings.Contains(string(b), "supportedlock") {
+		t.Errorf("supportedlock should be there and empty:\n%s", b)
+	}
+}
+
+// Ranges are merged and bounded: 20,000 ranges of one byte answer no more than the file.
+func TestRangesBounded(t *testing.T) {
+	src := sampleTree(t)
+	data := make([]byte, 25000)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(filepath.Join(src, "blob.bin"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, src, vfs.Options{})
+	var r strings.Builder
+	r.WriteString("bytes=")
+	for i := range 20000 {
+		if i > 0 {
+			r.WriteByte(',')
+		}
+		fmt.Fprintf(&r, "%d-%d", i, i)
+	}
+	resp, b := do(t, "GET", srv.URL+"/blob.bin", map[string]string{"Range": r.String()}, "")
+	if len(b) > 2*len(data) || resp.StatusCode/100 != 2 {
+		t.Errorf("20,000 one-byte ranges: %s, %d bytes for a file of %d", resp.Status, len(b), len(data))
+	}
+	// Far apart, a few ranges are parts of their own; together, one.
+	for _, c := range []struct {
+		rng, ctype string
+		n          int
+	}{
+		{"bytes=0-9,20000-20009", "multipart/byteranges", -1},
+		{"bytes=0-9,5-30", "application/octet-stream", 31},
+		{"bytes=-10", "application/octet-stream", 10},
+		{"bytes=100-", "application/octet-stream", len(data) - 100},
+	} {
+		resp, b := do(t, "GET", srv.URL+"/blob.bin", map[string]string{"Range": c.rng}, "")
+		if resp.StatusCode != http.StatusPartialContent || !strings.HasPrefix(resp.Header.Get("Content-Type"), c.ctype) || c.n >= 0 && len(b) != c.n {
+			t.Errorf("%s: %s %s, %d bytes", c.rng, resp.Status, resp.Header.Get("Content-Type"), len(b))
+		}
+	}
+	if resp, _ := do(t, "GET", srv.URL+"/blob.bin", map[string]string{"Range": "bytes=30000-"}, ""); resp.StatusCode != http.StatusRequestedRangeNotSatisfiable {
+		t.Errorf("a range past the end: %s", resp.Status)
+	}
+}
+
+// Paths with NUL or longer than PATH_MAX get 400; a redirect to a folder is never
+// protocol-relative.
+func TestPathLimits(t *testing.T) {
+	srv := serve(t, sampleTree(t), vfs.Options{})
+	for _, p := range []string{"/Units/%00", "/" + strings.Repeat("a", 70000)} {
+		if resp, _ := do(t, "GET", srv.URL+p, nil, ""); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET of %.30s…: %s, want 400", p, resp.Status)
+		}
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, p := range []string{"//Units", "/Units", "/./Units"} {
+		req, _ := http.NewRequest("GET", srv.URL, nil)
+		req.URL.Path, req.URL.RawPath = p, ""
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusMovedPermanently || loc != "/Units/" {
+			t.Errorf("GET %s: %s to %q, want a redirect to /Units/", p, resp.Status, loc)
+		}
+	}
+}
+
+// Anonymous clients read what others may read in SRC; a client that passed basic
+// authentication reads as the server's user.
+func TestAnonymousModes(t *testing.T) {
+	src := sampleTree(t)
+	chmod := func(rel string, mode os.FileMode) {
+		if err := os.Chmod(filepath.Join(src, rel), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyIn := func(from, to string) {
+		b, err := os.ReadFile(filepath.Join(src, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(src, to)), 0o755)
+		if err := os.WriteFile(filepath.Join(src, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyIn("Units/Crate.mdl", "Private/Own.mdl")
+	chmod("Private/Own.mdl", 0o600)
+	copyIn("Units/Crate.mdl", "Closed/Crate.mdl")
+	chmod("Closed", 0o700)
+	chmod("Textures/Crate.blp", 0o600) // Crate's texture: its documents are its owner's alone
+	dir, _ := vfs.SplitSource(src)
+	tree, err := vfs.Open(dir, vfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	h := New(tree, nil)
+	anon := httptest.NewServer(h)
+	defer anon.Close()
+	auth := httptest.NewServer(basicAuth(h, "artist", "pw"))
+	defer auth.Close()
+	for _, c := range []struct {
+		path string
+		anon int
+	}{
+		{"/Units/Crate.mdl", 200},
+		{"/Units/Crate.mdl.glb", 403},
+		{"/Units/Swinger.mdl.glb", 200},
+		{"/Textures/Crate.blp.png", 403},
+		{"/Private/Own.mdl", 403},
+		{"/Private/Own.mdl.glb", 403},
+		{"/Closed/Crate.mdl", 403},
+		{"/Closed/", 403},
+	} {
+		if resp, _ := do(t, "GET", anon.URL+c.path, nil, ""); resp.StatusCode != c.anon {
+			t.Errorf("anonymous GET %s: %s, want %d", c.path, resp.Status, c.anon)
+		}
+		req, _ := http.NewRequest("GET", auth.URL+c.path, nil)
+		req.SetBasicAuth("artist", "pw")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("authenticated GET %s: %s, want 200", c.path, resp.Status)
+		}
+	}
+	// A folder others may not enter is listed as itself, without what it holds (ls -ld).
+	if resp, b := do(t, "PROPFIND", anon.URL+"/Closed/", map[string]string{"Depth": "1"}, ""); strings.Contains(string(b), "Crate") {
+		t.Errorf("anonymous PROPFIND of a folder others may not enter: %s\n%s", resp.Status, b)
+	}
+}
+
+// Idle keep-alive connections close after the idle timeout, and connections beyond the cap
+// wait until one closes.
+func TestConnectionLimits(t *testing.T) {
+	dir := sampleTree(t)
+	tree, err := vfs.Open(dir, vfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	start := func(opt Options) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- Serve(ctx, ln, New(tree, nil), opt) }()
+		t.Cleanup(func() { cancel(); <-done })
+		return ln.Addr().String()
+	}
+	get := func(c net.Conn) error {
+		fmt.Fprintf(c, "GET /Units/Crate.mdl HTTP/1.1\r\nHost: x\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	dial := func(addr string) net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+
+	// An idle keep-alive connection is closed by the server.
+	c := dial(start(Options{IdleTimeout: 300 * time.Millisecond}))
+	if err := get(c); err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("an idle connection read %d bytes, %v; want it closed (EOF) by the idle timeout", n, err)
+	}
+
+	// Two connections held, a third waits until one of them closes.
+	addr := start(Options{MaxConns: 2})
+	a, b := dial(addr), dial(addr)
+	if get(a) != nil || get(b) != nil {
+		t.Fatal("the first two connections were not served")
+	}
+	third := dial(addr)
+	got := make(chan error, 1)
+	go func() { got <- get(third) }()
+	select {
+	case err := <-got:
+		t.Fatalf("a third connection was served while two were held (%v)", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	a.Close()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the waiting connection was not served once another closed")
+	}
+}
