@@ -25,6 +25,10 @@ type Options struct {
 	// ListFiles are more member names (lines of the (listfile) format), for archives whose own
 	// listfile is missing or incomplete.
 	ListFiles [][]byte
+	// Warn, when set, is told of what is wrong in a member that is read all the same (a
+	// sector whose zlib checksum is wrong, say), once per member. What is wrong in the archive
+	// itself is in Warnings.
+	Warn func(error)
 }
 
 // Archive is an opened MPQ archive. It is an fs.FS whose paths are the members' names with
@@ -47,6 +51,9 @@ type Archive struct {
 	closer   io.Closer
 	tables   sectorTables
 	deleted  []string // names this archive's deletion markers hide in earlier archives
+
+	notedMu sync.Mutex
+	noted   map[*node]bool // members whose read was noted (see noteRead)
 }
 
 // node is a directory or a member in the archive's tree.
@@ -116,6 +123,33 @@ func (a *Archive) errorf(off int64, cause error, format string, args ...any) *Er
 
 func (a *Archive) warn(err error) { a.warnings = append(a.warnings, err) }
 
+// noteRead tells Options.Warn of err, met while reading the member n, unless it was told of
+// n already. Before the tree is built (the listfile being read) it is a warning of the
+// archive's.
+func (a *Archive) noteRead(n *node, err error) {
+	if a.root == nil || n == nil || n.path == "" {
+		a.warn(err)
+		return
+	}
+	if a.opts.Warn == nil || !a.firstNote(n) {
+		return
+	}
+	a.opts.Warn(err)
+}
+
+func (a *Archive) firstNote(n *node) bool {
+	a.notedMu.Lock()
+	defer a.notedMu.Unlock()
+	if a.noted[n] {
+		return false
+	}
+	if a.noted == nil || len(a.noted) >= 4096 {
+		a.noted = map[*node]bool{}
+	}
+	a.noted[n] = true
+	return true
+}
+
 // abs is the position in the file of pos, relative to the header: in format 1, 32 bits that
 // wrap, as the games compute it (protectors place tables before the header that way).
 func (a *Archive) abs(pos uint64) int64 {
@@ -147,15 +181,13 @@ func (a *Archive) buildTree() {
 	named := make([]bool, len(a.blocks))
 	known := map[[2]uint32]bool{} // name checks of named members: their other locales are not new files
 	lists := a.opts.ListFiles
-	if b, err := a.readInternal("(listfile)"); err == nil {
+	if b, err := a.readListfile(); err == nil {
 		lists = append([][]byte{b}, lists...)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		a.warn(err)
 	}
 	for _, list := range lists {
-		for _, name := range splitList(list) {
-			a.addListed(name, named, known)
-		}
+		eachName(list, func(name string) { a.addListed(name, named, known) })
 	}
 	a.addUnnamed(named, known)
 	sortTree(a.root)
@@ -241,15 +273,52 @@ func (a *Archive) nameRefs() []nameRef {
 	return refs
 }
 
-// splitList splits a listfile into names: lines, or ';'-separated, trimmed.
-func splitList(b []byte) []string {
-	var names []string
-	for _, f := range bytes.FieldsFunc(b, func(r rune) bool { return r == '\n' || r == '\r' || r == ';' }) {
-		if s := string(bytes.TrimSpace(f)); s != "" {
-			names = append(names, s)
+// eachName calls fn with each name of a listfile: lines, or ';'-separated, trimmed. Only a
+// name the archive holds outlives the call: a listfile of a million names costs its own bytes,
+// not a million strings.
+func eachName(b []byte, fn func(string)) {
+	for len(b) > 0 {
+		i := bytes.IndexAny(b, "\n\r;")
+		if i < 0 {
+			i = len(b)
+		}
+		if f := bytes.TrimSpace(b[:i]); len(f) > 0 {
+			fn(string(f))
+		}
+		b = b[min(i+1, len(b)):]
+	}
+}
+
+// listfileLimit bounds the bytes of an archive's own (listfile) read: room for names of what
+// it holds (a name is at most a few hundred bytes), at least 4 MiB, at most 64 MiB.
+func (a *Archive) listfileLimit() int64 {
+	return min(max(4<<20, 1024*int64(len(a.blocks))), 64<<20)
+}
+
+// readListfile reads the archive's (listfile), up to listfileLimit: past it the names are
+// left out, with a warning.
+func (a *Archive) readListfile() ([]byte, error) {
+	const name = "(listfile)"
+	bi, ok := a.lookup(name)
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	m, err := a.openNode(&node{name: name, arcName: name, block: bi})
+	if err != nil {
+		return nil, err
+	}
+	limit := a.listfileLimit()
+	b, err := io.ReadAll(io.LimitReader(io.NewSectionReader(&File{m: m}, 0, m.size), limit))
+	if err != nil {
+		return nil, err
+	}
+	if m.size > limit {
+		a.warn(a.errorf(-1, nil, "(listfile) of %d bytes for %d files: its names past %d bytes are not read", m.size, len(a.blocks), limit))
+		if i := bytes.LastIndexAny(b, "\n\r;"); i >= 0 {
+			b = b[:i] // not a name cut in two
 		}
 	}
-	return names
+	return b, nil
 }
 
 // add places a member in the tree and returns its node. Names that no fs path can carry (empty
@@ -269,6 +338,7 @@ func (a *Archive) add(arcName string, bi int) *node {
 	}
 	dir := a.root
 	for i, p := range parts {
+		p = shownName(p)
 		key := strings.ToLower(p)
 		child := dir.index[key]
 		last := i == len(parts)-1
@@ -290,6 +360,13 @@ func (a *Archive) add(arcName string, bi int) *node {
 	a.members = append(a.members, dir)
 	return dir
 }
+
+// nulSubstitute is what a NUL in a member's name is shown as: no file system path carries a
+// NUL, and a name listed with one could not be looked up. The member is read by its own name.
+const nulSubstitute = "\u2400" // ␀
+
+// shownName is the name a member's path element is shown as.
+func shownName(p string) string { return strings.ReplaceAll(p, "\x00", nulSubstitute) }
 
 func sortTree(n *node) {
 	slices.SortFunc(n.children, func(x, y *node) int { return strings.Compare(x.name, y.name) })

@@ -98,8 +98,8 @@ func (c *Chain) find(op, name string) (*chainNode, error) {
 		return n, nil
 	}
 	for _, p := range strings.Split(name, "/") {
-		next := n.children[strings.ToLower(p)]
-		if !n.dir || next == nil || next.name != p {
+		next := n.children[strings.ToLower(p)] // case ignored, as in an archive (see Archive.find)
+		if !n.dir || next == nil {
 			return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 		}
 		n = next

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/ulikunitz/xz/lzma"
 )
@@ -45,27 +46,35 @@ const knownBits = compHuffman | compZlib | compPKWare | compBzip2 | compSparse |
 // is the most any stage may produce, which is what stops decompression bombs.
 var errOverrun = errors.New("decompresses to more than the sector holds")
 
-// decompress decodes one sector, which must come out at exactly want bytes.
-func decompress(in []byte, want int, imploded bool) ([]byte, error) {
-	var out []byte
-	var err error
+// errChecksum is what a stage returns with its whole output when only the stream's own
+// checksum is wrong: zlib's Adler-32. The games and StormLib take such data (a Warcraft III
+// map's listfile sector was seen so), and so does decompress, when the sector comes out at
+// its size, with a note.
+var errChecksum = errors.New("checksum of the compressed stream is wrong")
+
+// decompress decodes one sector, which must come out at exactly want bytes. note, when not
+// empty, says what was wrong with a sector taken all the same.
+func decompress(in []byte, want int, imploded bool) (out []byte, note string, err error) {
 	switch {
 	case imploded:
 		out, err = explode(in, want)
 	case len(in) == 0:
-		return nil, errors.New("empty sector")
+		return nil, "", errors.New("empty sector")
 	case in[0] == compLZMA:
 		out, err = unLZMA(in[1:], want)
 	case in[0]&^knownBits != 0:
-		return nil, fmt.Errorf("unknown compression 0x%02x", in[0])
+		return nil, "", fmt.Errorf("unknown compression 0x%02x", in[0])
 	default:
 		mask, data := in[0], in[1:]
 		for _, s := range stages {
 			if mask&s.bit == 0 {
 				continue
 			}
-			if data, err = s.undo(data, want); err != nil {
-				return nil, fmt.Errorf("%s: %w", s.name, err)
+			if data, err = s.undo(data, want); errors.Is(err, errChecksum) {
+				note, err = s.name+": "+err.Error(), nil
+			}
+			if err != nil {
+				return nil, "", fmt.Errorf("%s: %w", s.name, err)
 			}
 		}
 		out = data
@@ -76,12 +85,12 @@ func decompress(in []byte, want int, imploded bool) ([]byte, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(out) != want {
-		return nil, fmt.Errorf("decompressed to %d bytes, want %d", len(out), want)
+		return nil, "", fmt.Errorf("decompressed to %d bytes, want %d", len(out), want)
 	}
-	return out, nil
+	return out, note, nil
 }
 
 // readLimited reads r to its end, failing once it passes limit bytes.
@@ -101,17 +110,32 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, err
+			return out, err // what was read: a stage may take it (see errChecksum)
 		}
 	}
 }
 
+// zlibReaders keeps zlib readers for reuse: one costs some 40 KB to make (its window), and an
+// archive's member is read a sector (4 KiB) at a time.
+var zlibReaders sync.Pool
+
 func unZlib(in []byte, limit int) ([]byte, error) {
-	r, err := zlib.NewReader(bytes.NewReader(in))
+	var r io.ReadCloser
+	var err error
+	if pooled, ok := zlibReaders.Get().(io.ReadCloser); ok {
+		r, err = pooled, pooled.(zlib.Resetter).Reset(bytes.NewReader(in), nil)
+	} else {
+		r, err = zlib.NewReader(bytes.NewReader(in))
+	}
 	if err != nil {
 		return nil, err
 	}
-	return readLimited(r, limit)
+	defer zlibReaders.Put(r)
+	out, err := readLimited(r, limit)
+	if errors.Is(err, zlib.ErrChecksum) {
+		return out, errChecksum
+	}
+	return out, err
 }
 
 func unBzip2(in []byte, limit int) ([]byte, error) {

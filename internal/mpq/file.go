@@ -224,9 +224,12 @@ func (m *member) unit(i int64, buf []byte) ([]byte, error) {
 		return raw[:want], nil
 	}
 	// Where both are set, the compression byte wins, as in StormLib.
-	out, err := decompress(raw, int(want), m.b.flags&(flagImplode|flagCompress) == flagImplode)
+	out, note, err := decompress(raw, int(want), m.b.flags&(flagImplode|flagCompress) == flagImplode)
 	if err != nil {
 		return nil, m.a.memberErr(m.n, at, err, "sector %d", i)
+	}
+	if note != "" {
+		m.a.noteRead(m.n, m.a.memberErr(m.n, at, nil, "sector %d: %s; taken, as the game takes it", i, note))
 	}
 	return out, nil
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 )
 
-// find walks the tree to name; names match exactly, as io/fs asks.
+// find walks the tree to name, ignoring case: the games, and every model that names a
+// member, do (a model asks for Textures\\Gutz.blp of an archive that spells it textures).
+// Listings show one spelling: the first name found.
 func (a *Archive) find(op, name string) (*node, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
@@ -19,9 +21,7 @@ func (a *Archive) find(op, name string) (*node, error) {
 	for _, p := range strings.Split(name, "/") {
 		var next *node
 		if n.dir {
-			if c := n.index[strings.ToLower(p)]; c != nil && c.name == p {
-				next = c
-			}
+			next = n.index[strings.ToLower(p)]
 		}
 		if next == nil {
 			return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}

@@ -44,9 +44,12 @@ func (a *Archive) extTable(what string, pos, stored uint64, sig uint32, keyName 
 	}
 	decrypt(b, hashString(keyName, hashKey))
 	if uint64(len(b)) < size {
-		out, err := decompress(b, int(size), false)
+		out, note, err := decompress(b, int(size), false)
 		if err != nil {
 			return nil, a.errorf(start, err, "%s table", what)
+		}
+		if note != "" {
+			a.warn(a.errorf(start, nil, "%s table: %s; taken", what, note))
 		}
 		b = out
 	}

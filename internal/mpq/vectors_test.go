@@ -38,7 +38,7 @@ func TestVectors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			want := unhex(t, c.want)
-			got, err := decompress(unhex(t, c.sector), len(want), c.imploded)
+			got, _, err := decompress(unhex(t, c.sector), len(want), c.imploded)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestBadSectors(t *testing.T) {
 		{"implode, no end marker", "00060000", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, err := decompress(unhex(t, c.sector), 64, c.imploded)
+			out, _, err := decompress(unhex(t, c.sector), 64, c.imploded)
 			if err == nil {
 				t.Errorf("decoded to %x; want an error", out)
 			}

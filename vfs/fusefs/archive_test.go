@@ -247,3 +247,38 @@ func TestMapWithGame(t *testing.T) {
 		t.Errorf("the map's folder lists %q; want its own members only", got)
 	}
 }
+
+// Names inside an archive are the game's: a lookup by any case finds the member (listings
+// keep the archive's spelling), and a name holding a NUL is shown with a substitute that
+// looks up. Plain folders stay as their file system has them: case counts.
+func TestArchiveNamesAsTheGameSpellsThem(t *testing.T) {
+	dir := t.TempDir()
+	blp, err := os.ReadFile(filepath.Join(sampleDir(t), "Textures/Crate.blp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "Map.mpq"), mpqtest.Archive{Members: []mpqtest.Member{
+		{Name: "textures\\gutz.blp", Data: blp, Zlib: true},
+		{Name: "odd\\a\x00b.txt", Data: []byte("member")},
+	}}.Bytes())
+	writeFile(t, filepath.Join(dir, "Plain/Gutz.txt"), []byte("plain"))
+	m := mountT(t, dir, vfs.Options{})
+	for _, rel := range []string{"Map.mpq/Textures/Gutz.blp", "Map.mpq/TEXTURES/gutz.BLP", "Map.mpq/textures/gutz.blp", "Map.mpq/Textures/Gutz.blp.png"} {
+		if fi, err := os.Stat(m.path(rel)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", rel, err)
+		}
+	}
+	if ents, err := os.ReadDir(m.path("Map.mpq")); err != nil || names(ents) != "odd\ntextures\n" {
+		t.Errorf("Map.mpq lists %s (%v), want the archive's own spelling", names(ents), err)
+	}
+	ents, err := os.ReadDir(m.path("Map.mpq/odd"))
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("odd: %v, %v", ents, err)
+	}
+	if b, err := os.ReadFile(m.path("Map.mpq/odd/" + ents[0].Name())); err != nil || string(b) != "member" {
+		t.Errorf("the member named with a NUL, as %q: %q, %v", ents[0].Name(), b, err)
+	}
+	if _, err := os.Stat(m.path("Plain/gutz.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a plain folder's file by another case: %v, want not found", err)
+	}
+}
