@@ -88,7 +88,7 @@ func (t *Tree) game() (*gameArchives, error) {
 		if t.opt.Game == "" {
 			return
 		}
-		arcs, skipped, err := mpq.OpenGame(t.opt.Game, mpq.Options{ListFiles: t.opt.ListFiles})
+		arcs, skipped, err := mpq.OpenGame(t.opt.Game, mpq.Options{ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
 		if err != nil {
 			g.err = fmt.Errorf("--game: %w", err)
 			return
@@ -280,7 +280,7 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 			v.close()
 			return nil, err
 		}
-		a, err := mpq.Open(f, st.Size(), mpq.Options{Name: rel, ListFiles: t.opt.ListFiles})
+		a, err := mpq.Open(f, st.Size(), mpq.Options{Name: rel, ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
 		if err != nil {
 			f.Close()
 			v.close()
@@ -694,4 +694,9 @@ func (v *ArchiveView) readMember(src string) ([]byte, error) {
 		return nil, err
 	}
 	return fs.ReadFile(v.fsys, src)
+}
+
+// memberWarning logs what is wrong in an archive member read all the same (once per member).
+func (t *Tree) memberWarning(err error) {
+	t.opt.Logger.Warn("archive member read despite a defect", "err", err)
 }

@@ -377,24 +377,6 @@ func sortTree(n *node) {
 	}
 }
 
-// readInternal reads a whole internal file such as (listfile), capped in size.
-func (a *Archive) readInternal(name string) ([]byte, error) {
-	bi, ok := a.lookup(name)
-	if !ok {
-		return nil, fs.ErrNotExist
-	}
-	n := &node{name: name, arcName: name, block: bi}
-	m, err := a.openNode(n)
-	if err != nil {
-		return nil, err
-	}
-	const maxList = 64 << 20
-	if m.size > maxList {
-		return nil, a.errorf(-1, nil, "%s of %d bytes is larger than %d", name, m.size, maxList)
-	}
-	return readAll(&File{m: m})
-}
-
 // OpenFile opens the archive in the named file; Close closes the file.
 func OpenFile(name string, opts Options) (*Archive, error) {
 	f, err := os.Open(name)

@@ -183,7 +183,9 @@ func (b *builder) nodes() error {
 			return b.fail("%s %q has negative ObjectId %d", o.block, o.node.Name, id)
 		}
 		if _, dup := b.byID[id]; dup {
-			return b.fail("ObjectId %d used twice (%s %q)", id, o.block, o.node.Name)
+			// The game loads such a model; what names the id (a parent, a matrix group)
+			// finds the object read last, as in mdx-m3-viewer, which keeps its objects by id.
+			b.warn("ObjectId %d used twice (%s %q is the one read last): the id names it", id, o.block, o.node.Name)
 		}
 		b.byID[id] = i
 		contiguous = contiguous && int(id) == i
@@ -503,7 +505,7 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	}
 	// Resolve every matrix group to its distinct node indices.
 	groups := make([][]int, len(g.GroupSizes))
-	off := 0
+	off, missing, resolved := 0, 0, 0
 	for k, size := range g.GroupSizes {
 		if int(size) > len(g.Matrices)-off {
 			return b.fail("geoset %d: matrix group %d has %d objects, %d left in the matrix list", gi, k, size, len(g.Matrices)-off)
@@ -511,23 +513,45 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 		for _, id := range g.Matrices[off : off+int(size)] {
 			ni, ok := b.byID[int32(id)]
 			if !ok || id > math.MaxInt32 {
-				return b.fail("geoset %d: matrix group %d names object %d, which is no object", gi, k, id)
+				missing++
+				continue
 			}
+			resolved++
 			if !slices.Contains(groups[k], ni) {
 				groups[k] = append(groups[k], ni)
 			}
 		}
 		off += int(size)
 	}
-	maxK := 0
+	if resolved == 0 {
+		// A model without bones whose groups name object 0, say: the game draws the
+		// vertices where they are stored.
+		b.warn("geoset %d: its matrix groups name no object of the model (%d entries); left unskinned, as stored", gi, missing)
+		return nil
+	}
+	if missing > 0 {
+		b.warn("geoset %d: %d matrix group entries name no object; left out of their groups", gi, missing)
+	}
+	maxK, orphans := 0, 0
 	for v, gr := range g.VertexGroups {
 		if int(gr) >= len(groups) {
 			return b.fail("geoset %d: vertex %d is in matrix group %d of %d", gi, v, gr, len(groups))
 		}
 		if len(groups[gr]) == 0 {
-			return b.fail("geoset %d: vertex %d is in the empty matrix group %d", gi, v, gr)
+			orphans++
+			continue
 		}
 		maxK = max(maxK, len(groups[gr]))
+	}
+	if orphans > 0 {
+		// Weights must sum to one: they follow the first object.
+		b.warn("geoset %d: %d vertices are in matrix groups that name no object; they follow %s %q", gi, orphans, b.objs[0].block, b.objs[0].node.Name)
+		for k := range groups {
+			if len(groups[k]) == 0 {
+				groups[k] = []int{0}
+			}
+		}
+		maxK = max(maxK, 1)
 	}
 	sets := (maxK + 3) / 4
 	mesh.Joints = make([][][4]uint16, sets)

@@ -468,6 +468,14 @@ func TestTrackDefectsCostTheTrack(t *testing.T) {
 			tr.Interp = 7
 			m.Bones[0].Rotation = tr
 		}},
+		// Models the game loads, which modelfs once refused.
+		{"duplicate object ids", "ObjectId 1 used twice", func(m *Model) { m.Helpers[0].ObjectID = 1 }},
+		{"group names no object", "name no object; left out of their groups", func(m *Model) { m.Geosets[0].Matrices[3] = 5 }},
+		{"empty group", "in matrix groups that name no object", func(m *Model) { m.Geosets[0].GroupSizes = []uint32{1, 0, 8} }},
+		{"no bones, group names object 0", "left unskinned, as stored", func(m *Model) {
+			m.Bones, m.Helpers, m.Attachments = nil, nil, nil
+			m.Sequences = nil
+		}},
 	}
 	for _, tc := range tests {
 		m := testModel()
@@ -489,15 +497,12 @@ func TestBadModels(t *testing.T) {
 		name string
 		edit func(*Model)
 	}{
-		{"duplicate object ids", func(m *Model) { m.Helpers[0].ObjectID = 1 }},
 		{"negative object id", func(m *Model) { m.Helpers[0].ObjectID = -2 }},
 		{"index past vertex count", func(m *Model) { m.Geosets[0].Faces[4] = 6 }},
 		{"face count past faces", func(m *Model) { m.Geosets[0].FaceCounts[0] = 9 }},
-		{"group names no object", func(m *Model) { m.Geosets[0].Matrices[3] = 5 }},
 		{"group past matrices", func(m *Model) { m.Geosets[0].GroupSizes[2] = 6 }},
 		{"vertex group past groups", func(m *Model) { m.Geosets[0].VertexGroups[2] = 3 }},
 		{"vertex groups short", func(m *Model) { m.Geosets[0].VertexGroups = m.Geosets[0].VertexGroups[:4] }},
-		{"empty group", func(m *Model) { m.Geosets[0].GroupSizes = []uint32{1, 0, 8} }},
 		{"face groups mismatch", func(m *Model) { m.Geosets[0].FaceTypes = []uint32{4, 4} }},
 	}
 	for _, tc := range tests {
