@@ -132,10 +132,16 @@ func CheckDir(dir string) (string, error) {
 		return "", err
 	}
 	if !fi.IsDir() {
+		if codec.IsModelName(abs) || codec.IsTextureName(abs) {
+			return "", &fs.PathError{Op: "open", Path: dir, Err: errSourceNotDir}
+		}
 		return "", &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
 	}
 	return abs, nil
 }
+
+// errSourceNotDir is why a model or texture file cannot be a tree.
+var errSourceNotDir = errors.New("a model or texture, not a folder: give the folder that holds it (modelfs convert translates one file)")
 
 // Src returns the absolute path of the tree served.
 func (t *Tree) Src() string { return t.src }

@@ -283,3 +283,11 @@ func TestServeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// Serving a model file instead of its folder says what to do.
+func TestMountAModel(t *testing.T) {
+	code, _, errs := runCLI(t, "mount", "--cache-dir", "off", filepath.Join(sample, "Units", "Crate.mdx"), t.TempDir())
+	if code == exitOK || !strings.Contains(errs, "not a folder: give the folder that holds it") {
+		t.Errorf("mount of a model: exit %d, %q", code, errs)
+	}
+}

@@ -65,6 +65,10 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 			}
 		}
 	}
+	if modelDir == "." && !strings.Contains(clean, "/") {
+		// A Meteor Blade pmodel folder served alone: its textures are in texture/ beside it.
+		return "", "texture not found: " + ref + " (the model is at the top of the tree served, so the folders beside its own are out of reach: serve the folder above it)"
+	}
 	return "", "texture not found: " + ref
 }
 

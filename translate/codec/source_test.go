@@ -104,6 +104,7 @@ func TestResolveTexture(t *testing.T) {
 		{"Units/Footman/Footman.mdx", `C:\War3\x.blp`, "", "absolute"},                              // refused
 		{"Units/Footman/Footman.mdx", `Textures\Missing.blp`, "", "not found"},                      // absent
 		{"Units/Footman/Footman.mdx", "", "", "empty"},                                              // empty
+		{"p0.skc", "nm001b01.tga", "", "serve the folder above it"},                                 // a pmodel folder served alone
 	} {
 		got, reason := src(tc.model).ResolveTexture(tc.ref)
 		if got != tc.want || (tc.reason != "" && !strings.Contains(reason, tc.reason)) {

@@ -155,8 +155,9 @@ var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 {{end}}</table></body></html>
 `))
 
-// index writes a folder's listing as a plain HTML page: names, and the sizes and times of what
-// is not a virtual document (those are made when read, not to draw a page).
+// index writes a folder's listing as a plain HTML page: names, sizes and times. A document's
+// size shows when a cache knows it, else a dash: documents are made when read, not to draw a
+// page.
 func (h *Handler) index(w http.ResponseWriter, r *http.Request, it *item) {
 	type row struct{ Href, Name, Size, Time string }
 	var ents []vfs.Entry
@@ -179,7 +180,12 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request, it *item) {
 		if strings.Contains(e.Name, ":") { // keep a name like "a:b" relative
 			ro.Href = "./" + ro.Href
 		}
-		if !e.Virtual {
+		if e.Virtual {
+			ro.Size = "—"
+			if size, ok := h.fs.knownSize(it, e.Name); ok {
+				ro.Size = fmt.Sprint(size)
+			}
+		} else {
 			if child, err := h.fs.resolveChild(it, e.Name); err == nil {
 				if fi, err := child.stat(r.Context(), false); err == nil {
 					if fi.IsDir() {

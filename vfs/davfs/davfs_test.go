@@ -245,6 +245,18 @@ func TestIndex(t *testing.T) {
 			t.Errorf("index lacks %s:\n%s", want, body)
 		}
 	}
+	// A document's size shows once known: not before (drawing the page translates nothing).
+	if !bytes.Contains(body, []byte(`Crate.mdx.gltf</a></td><td class="n">—`)) {
+		t.Errorf("a document not translated yet shows a size:\n%s", body)
+	}
+	if resp, doc := do(t, "GET", srv.URL+"/Units/Crate.mdx.gltf", nil, ""); resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	} else {
+		_, body = do(t, "GET", srv.URL+"/Units/", nil, "")
+		if want := fmt.Sprintf(`Crate.mdx.gltf</a></td><td class="n">%d<`, len(doc)); !bytes.Contains(body, []byte(want)) {
+			t.Errorf("index lacks %s once it was read:\n%s", want, body)
+		}
+	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	r, err := client.Get(srv.URL + "/Units")
 	if err != nil {

@@ -481,6 +481,27 @@ func (it *item) list(ctx context.Context) ([]os.FileInfo, error) {
 	return out, ctx.Err()
 }
 
+// knownSize returns the size of the document name of the folder it when a cache knows it,
+// without translating.
+func (f *fileSystem) knownSize(it *item, name string) (int64, bool) {
+	srcName, kind, ok := f.tree.Virtual(name)
+	if !ok {
+		return 0, false
+	}
+	src := path.Join(it.rel, srcName)
+	if it.view != nil {
+		return it.view.KnownSize(src, kind)
+	}
+	fi, err := f.tree.SourceInfo(src)
+	if err != nil {
+		return 0, false
+	}
+	if v := f.tree.Current(src, fi); v != nil && v.Has(kind) {
+		return v.Size(kind), true
+	}
+	return 0, false
+}
+
 // resolveChild resolves the entry name of the folder it.
 func (f *fileSystem) resolveChild(it *item, name string) (*item, error) {
 	child := &item{f: f, name: path.Join(it.name, name), view: it.view, rel: it.rel, fi: it.fi, dir: true}

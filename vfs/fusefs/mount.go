@@ -130,7 +130,11 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 		return nil, fmt.Errorf("mount %s on %s: %w", absSrc, absMnt, err)
 	}
 	s := &Server{src: absSrc, mnt: absMnt, tree: tree, srv: srv, log: opt.Logger, done: make(chan struct{})}
-	s.log.Info("mounted", "src", absSrc, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
+	shown := absSrc
+	if rootArchive != "" {
+		shown = filepath.Join(absSrc, rootArchive)
+	}
+	s.log.Info("mounted", "src", shown, "mountpoint", absMnt, "kinds", fmt.Sprint(opt.Kinds),
 		"cache", opt.CacheBytes, "cache-dir", opt.CacheDir, "parallel", opt.MaxParallel,
 		"known", tree.Stats().Versions)
 	go s.watchSource(sourceCheck)
