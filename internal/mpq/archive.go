@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -331,7 +332,7 @@ func (a *Archive) add(arcName string, bi int) *node {
 		return nil
 	}
 	for _, p := range parts {
-		if p == "." || p == ".." || !fs.ValidPath(p) {
+		if p == "." || p == ".." || !fs.ValidPath(shownName(p)) {
 			a.warn(a.errorf(-1, nil, "member name %q cannot be a path; left out", arcName))
 			return nil
 		}
@@ -365,8 +366,20 @@ func (a *Archive) add(arcName string, bi int) *node {
 // NUL, and a name listed with one could not be looked up. The member is read by its own name.
 const nulSubstitute = "\u2400" // ␀
 
-// shownName is the name a member's path element is shown as.
-func shownName(p string) string { return strings.ReplaceAll(p, "\x00", nulSubstitute) }
+// shownName is the name a member's path element is shown as: a NUL as nulSubstitute, and an
+// element that is not UTF-8 (a map made under a Windows code page) with each byte as the
+// character of that number (Latin-1), which every path can carry and which maps back to one
+// member only.
+func shownName(p string) string {
+	if !utf8.ValidString(p) {
+		var b strings.Builder
+		for i := 0; i < len(p); i++ {
+			b.WriteRune(rune(p[i]))
+		}
+		p = b.String()
+	}
+	return strings.ReplaceAll(p, "\x00", nulSubstitute)
+}
 
 func sortTree(n *node) {
 	slices.SortFunc(n.children, func(x, y *node) int { return strings.Compare(x.name, y.name) })

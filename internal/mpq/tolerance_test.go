@@ -136,3 +136,20 @@ func TestNulInName(t *testing.T) {
 		t.Errorf("looked up ignoring case: %v", err)
 	}
 }
+
+// A member whose name is not UTF-8 (a map made under a Windows code page) is shown, each byte
+// as its Latin-1 character, and reads by that name; StormLib lists it too.
+func TestNameNotUTF8(t *testing.T) {
+	arc := mpqtest.Archive{Members: []mpqtest.Member{{Name: "Units\\P\xe9on.mdx", Data: []byte("member")}}}.Bytes()
+	a, err := mpq.Open(bytes.NewReader(arc), int64(len(arc)), mpq.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := fs.ReadDir(a, "Units")
+	if err != nil || len(ents) != 1 || ents[0].Name() != "Péon.mdx" {
+		t.Fatalf("listing %v, %v; warnings %v", ents, err, a.Warnings())
+	}
+	if b, err := fs.ReadFile(a, "Units/Péon.mdx"); err != nil || string(b) != "member" {
+		t.Errorf("read by the name shown: %q, %v", b, err)
+	}
+}
