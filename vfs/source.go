@@ -246,14 +246,9 @@ type dirs struct {
 // list returns the current listing of the directory dir (cleaned, inside the root).
 func (f *Tree) list(dir string) (*listing, error) {
 	now := time.Now()
-	l, expiries := f.dirs.lookup(dir)
-	var known identity
-	trusted := false
-	if l != nil {
-		if now.Sub(l.checked) < dirRecheck {
-			return l, nil
-		}
-		known, trusted = l.id, !l.racy
+	l, expiries, known, trusted, recent := f.dirs.lookup(dir, now)
+	if recent {
+		return l, nil
 	}
 	fi, err := f.root.Stat(dir)
 	if err != nil {
@@ -304,11 +299,17 @@ func (f *Tree) list(dir string) (*listing, error) {
 	return nl, nil
 }
 
-// lookup returns the listing of dir held, if any, and the expiries so far.
-func (d *dirs) lookup(dir string) (*listing, uint64) {
+// lookup returns the listing of dir held, if any, and the expiries so far; with it, its
+// identity, whether that can be trusted (not racy), and whether it was checked recently (see
+// dirRecheck). A listing's fields change under the lock.
+func (d *dirs) lookup(dir string, now time.Time) (l *listing, expiries uint64, id identity, trusted, recent bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.m[dir], d.expiries
+	l = d.m[dir]
+	if l == nil {
+		return nil, d.expiries, identity{}, false, false
+	}
+	return l, d.expiries, l.id, !l.racy, now.Sub(l.checked) < dirRecheck
 }
 
 // recheck notes that the listing l was found current at now, unless a listing expired since

@@ -1,6 +1,7 @@
 package blendercheck
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -43,12 +44,18 @@ func mount(t *testing.T, root string) string {
 	return mnt
 }
 
-// gltfFiles lists the .gltf and .glb files under dir.
+// gltfFiles lists the .gltf and .glb files under dir, but for those of models whose .json is
+// an error document: they are expected to fail, as the Blender checker skips them too (a
+// Reforged model, say, until modelfs reads one).
 func gltfFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".gltf") || strings.HasSuffix(p, ".glb")) {
+			if msg := errorDocument(strings.TrimSuffix(p, filepath.Ext(p)) + ".json"); msg != "" {
+				t.Logf("skipped %s: its .json is an error document: %s", p, msg)
+				return nil
+			}
 			out = append(out, p)
 		}
 		return err
@@ -167,4 +174,19 @@ func lineWith(out, s string) string {
 		}
 	}
 	return ""
+}
+
+// errorDocument returns the "error" of the .json at p when it is an error document, else "".
+func errorDocument(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(b, &doc) != nil {
+		return ""
+	}
+	return doc.Error
 }
