@@ -169,7 +169,7 @@ func TestMixedOwners(t *testing.T) {
 	// where another of the class could not: those are counted.
 	type target struct {
 		rel   string
-		shown file                            // the document's owner and mode, as the mount shows them
+		shown file                             // the document's owner and mode, as the mount shows them
 		can   func(uid int, inGroup bool) bool // whether the user can read all it is made of
 	}
 	var targets []target
