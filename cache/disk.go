@@ -161,9 +161,9 @@ func OpenDisk(opt DiskOptions) (*Disk, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := perms{file: 0o600, dir: 0o700}
+	p := perms{file: 0o600, dir: 0o700, inspect: opt.Inspect}
 	if opt.GroupRead {
-		p = perms{file: 0o640, dir: 0o750}
+		p.file, p.dir = 0o640, 0o750
 	}
 	if !opt.Inspect {
 		if err := os.MkdirAll(dir, fs.FileMode(p.dir)); err != nil {
@@ -250,14 +250,23 @@ func (d *Disk) prepare() error {
 		return fmt.Errorf("%s: %w (layout %q; clear it with `modelfs cache clear`)", d.dir, ErrNotCacheDir, strings.TrimSpace(string(b)))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
-	case err != nil: // no marker: a new cache, in a folder that holds nothing else
+	case err != nil:
+		// No marker: a new cache, in a folder that holds nothing else — or ours, whose marker
+		// a crash kept from being written, or someone who may write the folder removed: it
+		// holds nothing but the layout.
 		names, err := d.top.names()
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			if n != tagName && !strings.HasPrefix(n, ".") {
-				return fmt.Errorf("%s: %w: it holds %s and no %s", d.dir, ErrNotCacheDir, n, markerName)
+			if n != tagName && !strings.HasPrefix(n, ".") && !slices.Contains(layout, n) {
+				err := fmt.Errorf("%s: %w: it holds %s and no %s", d.dir, ErrNotCacheDir, n, markerName)
+				if !d.top.owned() {
+					// Not this user's folder: whoever put it there must not keep the mount
+					// from coming up (see ErrUntrusted).
+					return fmt.Errorf("%w (%w)", err, ErrUntrusted)
+				}
+				return err
 			}
 		}
 		if err := d.makeLayout(); err != nil {
@@ -395,6 +404,10 @@ func (d *Disk) scan() stock {
 		}
 		if e, err := d.top.lstat(name); err == nil {
 			st.fixed += e.disk
+		}
+		if name == "tmp" {
+			sub.close()
+			continue // writes under way are charged as they reserve room
 		}
 		names, _ := sub.names()
 		for _, n := range names {

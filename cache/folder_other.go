@@ -19,7 +19,16 @@ type folder struct {
 	perm perms
 }
 
-type perms struct{ file, dir uint32 }
+type perms struct {
+	file, dir uint32
+	inspect   bool
+}
+
+func (d *folder) owned() bool { return true }
+
+func (d *folder) createMode(name string, perm uint32) (*os.File, error) {
+	return d.r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, fs.FileMode(perm))
+}
 
 func openTop(path string, p perms) (*folder, error) {
 	r, err := os.OpenRoot(path)

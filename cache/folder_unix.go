@@ -24,10 +24,15 @@ type folder struct {
 	f    *os.File
 	path string
 	perm perms
+	dev  uint64 // the file system of the cache directory: nothing on another is taken
 }
 
-// perms are the modes the cache makes its files and folders with.
-type perms struct{ file, dir uint32 }
+// perms are the modes the cache makes its files and folders with; with inspect, folders are
+// taken as they are (see sub).
+type perms struct {
+	file, dir uint32
+	inspect   bool
+}
 
 // openTop opens the cache directory itself: the path the user gave, symlinks in it included.
 func openTop(path string, p perms) (*folder, error) {
@@ -35,7 +40,18 @@ func openTop(path string, p perms) (*folder, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return &folder{f: os.NewFile(uintptr(fd), path), path: path, perm: p}, nil
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return &folder{f: os.NewFile(uintptr(fd), path), path: path, perm: p, dev: uint64(st.Dev)}, nil
+}
+
+// owned reports whether the folder is this process's user's.
+func (d *folder) owned() bool {
+	var st unix.Stat_t
+	return unix.Fstat(d.fd(), &st) == nil && int(st.Uid) == os.Geteuid()
 }
 
 func (d *folder) fd() int              { return int(d.f.Fd()) }
@@ -76,13 +92,19 @@ func (d *folder) sub(name string, create bool) (*folder, error) {
 		unix.Close(fd)
 		return nil, d.untrusted(name, fmt.Sprintf("a folder of uid %d, not of this process's %d", st.Uid, os.Geteuid()))
 	}
-	if perm := uint32(st.Mode) & 0o7777; perm != d.perm.dir {
+	if uint64(st.Dev) != d.dev {
+		// Another file system mounted there (a FUSE mount of someone else's) could claim
+		// any owner, and block any read.
+		unix.Close(fd)
+		return nil, d.untrusted(name, "a folder on another file system (a mount point)")
+	}
+	if perm := uint32(st.Mode) & 0o7777; perm != d.perm.dir && !d.perm.inspect {
 		if err := unix.Fchmod(fd, d.perm.dir); err != nil {
 			unix.Close(fd)
 			return nil, d.pathErr("chmod", name, err)
 		}
 	}
-	return &folder{f: os.NewFile(uintptr(fd), d.name(name)), path: d.name(name), perm: d.perm}, nil
+	return &folder{f: os.NewFile(uintptr(fd), d.name(name)), path: d.name(name), perm: d.perm, dev: d.dev}, nil
 }
 
 // checkFile refuses an open file that is not a regular file of this user with one link.
@@ -98,6 +120,8 @@ func (d *folder) checkFile(name string, f *os.File) (fs.FileInfo, error) {
 		return nil, d.untrusted(name, fmt.Sprintf("a file of uid %d, not of this process's %d", st.Uid, os.Geteuid()))
 	case st.Nlink != 1:
 		return nil, d.untrusted(name, fmt.Sprintf("a file with %d links", st.Nlink))
+	case uint64(st.Dev) != d.dev:
+		return nil, d.untrusted(name, "a file on another file system")
 	}
 	return f.Stat()
 }
@@ -125,8 +149,11 @@ func (d *folder) open(name string, flag int) (*os.File, fs.FileInfo, error) {
 }
 
 // create makes the file name in d, which must not exist, open for reading and writing.
-func (d *folder) create(name string) (*os.File, error) {
-	fd, err := unix.Openat(d.fd(), name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, d.perm.file)
+func (d *folder) create(name string) (*os.File, error) { return d.createMode(name, d.perm.file) }
+
+// createMode is create with the mode perm.
+func (d *folder) createMode(name string, perm uint32) (*os.File, error) {
+	fd, err := unix.Openat(d.fd(), name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
 	if err != nil {
 		return nil, d.pathErr("create", name, err)
 	}
@@ -153,11 +180,14 @@ func (d *folder) removeAll(name string) error {
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return d.remove(name)
 	}
+	if uint64(st.Dev) != d.dev {
+		return d.untrusted(name, "a folder on another file system (a mount point): not entered")
+	}
 	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return d.pathErr("open", name, err)
 	}
-	sub := &folder{f: os.NewFile(uintptr(fd), d.name(name)), path: d.name(name), perm: d.perm}
+	sub := &folder{f: os.NewFile(uintptr(fd), d.name(name)), path: d.name(name), perm: d.perm, dev: d.dev}
 	names, err := sub.names()
 	var first error
 	for _, n := range names {

@@ -226,6 +226,86 @@ func TestHostileCacheDir(t *testing.T) {
 			t.Errorf("reading it allocated %d MiB", grew>>20)
 		}
 	})
+	t.Run("marker removed", func(t *testing.T) {
+		// A crash before the marker was written, or someone who may write the folder
+		// removed it: a folder holding the layout alone is the cache still.
+		dir := fresh(t)
+		os.Remove(filepath.Join(dir, markerName))
+		var r refusals
+		d, err := openHostile(t, dir, &r)
+		if err != nil {
+			t.Fatalf("a cache without its marker: %v", err)
+		}
+		if !checkEntry(t, d, 1) {
+			t.Error("the entry is gone")
+		}
+		// With something else there too, in a folder of another user's: refused as
+		// untrusted (the mount comes up without it), not a misconfiguration.
+		d.Close()
+		os.Remove(filepath.Join(dir, markerName))
+		os.WriteFile(filepath.Join(dir, "planted"), nil, 0o644)
+		os.Chown(dir, nobody, nobody)
+		if _, err := openHostile(t, dir, &r); !errors.Is(err, ErrUntrusted) {
+			t.Errorf("another user's folder with a file planted and no marker: %v, want ErrUntrusted", err)
+		}
+	})
+	t.Run("secret cut short", func(t *testing.T) {
+		dir := fresh(t)
+		os.WriteFile(filepath.Join(dir, "state", secretName), []byte("short"), 0o600)
+		var r refusals
+		d, err := openHostile(t, dir, &r)
+		if err != nil {
+			t.Fatalf("a secret cut short: %v", err)
+		}
+		if _, err := d.Get(testKey(1)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("an entry made under the lost secret: %v, want ErrCorrupt", err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "state", secretName)); len(b) != secretLen {
+			t.Errorf("the secret made anew has %d bytes", len(b))
+		}
+	})
+	t.Run("mount point inside", func(t *testing.T) {
+		dir := fresh(t)
+		shard := filepath.Dir(entryPath(&Disk{dir: dir}, testKey(1)))
+		if err := syscall.Mount("tmpfs", shard, "tmpfs", 0, "mode=0700"); err != nil {
+			t.Skipf("cannot mount a tmpfs: %v", err)
+		}
+		defer syscall.Unmount(shard, syscall.MNT_DETACH)
+		var r refusals
+		d, err := openHostile(t, dir, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Get(testKey(1)); !errors.Is(err, ErrUntrusted) {
+			t.Errorf("an entry in a mounted folder: %v, want ErrUntrusted", err)
+		}
+		if err := d.Clear(); err == nil {
+			t.Error("Clear went into a mounted folder, or removed it")
+		}
+	})
+	t.Run("group read", func(t *testing.T) {
+		dir := t.TempDir()
+		d, err := OpenDisk(DiskOptions{Dir: dir, GroupRead: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Put(testKey(1), nil, testParts(1))
+		d.Close()
+		for p, want := range map[string]os.FileMode{filepath.Join(dir, "state", secretName): 0o600, entryPath(d, testKey(1)): 0o640, filepath.Join(dir, "data"): 0o750} {
+			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+				t.Errorf("%s: %v, want %v", p, fi.Mode(), want)
+			}
+		}
+		// Looking at it leaves its modes alone.
+		i, err := OpenDisk(DiskOptions{Dir: dir, Inspect: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i.Close()
+		if fi, _ := os.Stat(filepath.Join(dir, "data")); fi.Mode().Perm() != 0o750 {
+			t.Errorf("inspecting made data %v", fi.Mode())
+		}
+	})
 	t.Run("modes", func(t *testing.T) {
 		dir := t.TempDir()
 		os.MkdirAll(filepath.Join(dir, "data"), 0o755) // as an older modelfs made it

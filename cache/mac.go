@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"time"
@@ -60,7 +59,8 @@ func (d *Disk) sound(mac []byte, dom string, data []byte) bool {
 func equalMAC(a, b []byte) bool { return hmac.Equal(a, b) }
 
 // loadSecret returns the secret of the cache directory, kept in its folder state, making it
-// when there is none.
+// when there is none. A secret of the wrong length (cut short by a power loss: it is written
+// without fsync) is made anew, which costs every entry made under the old one.
 func loadSecret(state *folder) ([]byte, error) {
 	for try := 0; ; try++ {
 		b, err := state.readSmall(secretName)
@@ -72,11 +72,14 @@ func loadSecret(state *folder) ([]byte, error) {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		case err == nil:
-			return nil, state.untrusted(secretName, fmt.Sprintf("a secret of %d bytes, not %d", len(b), secretLen))
+			if err := state.remove(secretName); err != nil {
+				return nil, err
+			}
+			continue
 		case !errors.Is(err, fs.ErrNotExist):
 			return nil, err
 		}
-		f, err := state.create(secretName)
+		f, err := state.createMode(secretName, 0o600) // the user's alone, whatever the cache's modes
 		if errors.Is(err, fs.ErrExist) {
 			continue // made by another process meanwhile
 		}

@@ -256,3 +256,29 @@ func (f *Tree) putGroups(uid uint32, groups map[uint32]bool) {
 	defer f.mu.Unlock()
 	f.groups[uid] = groups
 }
+
+// OthersReach reports whether users other than the owners may reach the entry rel of the
+// tree, symlinks resolved: every folder on its real path inside SRC lets them search it. A
+// front end that follows symlinks itself for such a client (WebDAV) asks it: the folders of
+// the path as written are not the ones the kernel would check. An entry that cannot be
+// opened is not reached.
+func (f *Tree) OthersReach(rel string) bool {
+	file, err := f.root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	real, _ := f.whereAndACL(file, rel)
+	file.Close()
+	if real == "" {
+		real = rel
+	}
+	for dir := path.Dir(real); ; dir = path.Dir(dir) {
+		fi, err := f.root.Lstat(dir)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if dir == "." {
+			return true
+		}
+	}
+}

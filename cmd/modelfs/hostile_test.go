@@ -155,6 +155,10 @@ func TestHostileCacheDirectory(t *testing.T) {
 		os.RemoveAll(filepath.Join(cache, "data")) // cold: every model takes the lock
 		mountAndCheck(t, true)
 	})
+	t.Run("marker removed, a file planted", func(t *testing.T) {
+		asNobody(t, fmt.Sprintf("cd %s && rm -f modelfs-cache && touch planted", cache))
+		mountAndCheck(t, false)
+	})
 	// Everything the daemon made is its own, and readable by no one else.
 	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == cache {

@@ -368,8 +368,8 @@ const nulSubstitute = "\u2400" // ␀
 
 // shownName is the name a member's path element is shown as: a NUL as nulSubstitute, and an
 // element that is not UTF-8 (a map made under a Windows code page) with each byte as the
-// character of that number (Latin-1), which every path can carry and which maps back to one
-// member only.
+// character of that number (Latin-1), which every path can carry. Should that give the name
+// of another member (one named so in UTF-8), the second is left out with a warning (see add).
 func shownName(p string) string {
 	if !utf8.ValidString(p) {
 		var b strings.Builder

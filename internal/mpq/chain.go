@@ -170,7 +170,11 @@ func (c *Chain) FindFold(name string) (string, bool) {
 
 func (n *chainNode) info(p string) fs.FileInfo {
 	if n.dir {
-		return fileInfo{n: &node{name: path.Base(p), path: p, dir: true}}
+		name := n.name // the first spelling, whatever case p asked with
+		if name == "" {
+			name = path.Base(p)
+		}
+		return fileInfo{n: &node{name: name, path: p, dir: true}}
 	}
 	fi, err := n.arc.Stat(n.member)
 	if err != nil {

@@ -78,6 +78,9 @@ type item struct {
 	fi   fs.FileInfo      // the entry's attributes (what a symlink leads to); nil for a virtual one
 	dir  bool             // a folder (an archive's too)
 	kind translate.Kind   // the kind of a virtual document, else ""
+	// public is a request that reads as others (see public): a symlink is followed only
+	// where others may reach what it leads to.
+	public bool
 }
 
 func (it *item) release() {
@@ -97,7 +100,7 @@ func notExist(name string) error {
 // not served. A public request (see public) goes only through folders others may search.
 func (f *fileSystem) resolve(ctx context.Context, name string) (*item, error) {
 	name = path.Clean("/" + name)
-	it := &item{f: f, name: name, rel: ".", dir: true}
+	it := &item{f: f, name: name, rel: ".", dir: true, public: public(ctx)}
 	if f.top != nil {
 		f.top.Retain()
 		it.view = f.top
@@ -154,6 +157,9 @@ func (it *item) stepTree(seg string, last bool) error {
 		if fi, err = t.FollowLink(rel); err != nil {
 			return notExist(rel) // dangling, or leading out of the tree
 		}
+		if it.public && !t.OthersReach(rel) {
+			return &fs.PathError{Op: "open", Path: rel, Err: fs.ErrPermission}
+		}
 	}
 	switch {
 	case t.IsArchive(rel, fi):
@@ -181,7 +187,8 @@ func (it *item) stepArchive(seg string, last bool) error {
 	if err != nil {
 		return err
 	}
-	it.rel, it.fi, it.dir = rel, fi, fi.IsDir()
+	// The archive's own spelling, whatever case was asked: one member, one translation.
+	it.rel, it.fi, it.dir = path.Join(it.rel, fi.Name()), fi, fi.IsDir()
 	return nil
 }
 
@@ -195,9 +202,11 @@ func (it *item) virtual(seg string) error {
 	}
 	src := path.Join(it.rel, srcName)
 	if it.view != nil {
-		if fi, err := it.view.Stat(src); err != nil || fi.IsDir() {
+		fi, err := it.view.Stat(src)
+		if err != nil || fi.IsDir() {
 			return fs.ErrNotExist
 		}
+		src = path.Join(it.rel, fi.Name()) // the archive's spelling
 	} else if fi, err := t.SourceInfo(src); err != nil || !fi.Mode().IsRegular() {
 		return fs.ErrNotExist
 	}
@@ -298,9 +307,21 @@ func (it *item) readable(ctx context.Context) error {
 	}
 	want := fs.FileMode(0o004)
 	var mode fs.FileMode
-	if it.dir {
+	switch {
+	case it.dir:
 		want, mode = 0o005, it.mode()
-	} else {
+	case it.kind != "" && it.view == nil:
+		// The source's own mode first: a model others may not read is not translated for
+		// them only to be refused.
+		src, err := it.f.tree.SourceInfo(it.rel)
+		if err != nil {
+			return err
+		}
+		if src.Mode().Perm()&want != want {
+			return &fs.PathError{Op: "open", Path: it.name, Err: fs.ErrPermission}
+		}
+		fallthrough
+	default:
 		fi, err := it.stat(ctx, false)
 		if err != nil {
 			return err
@@ -504,7 +525,7 @@ func (f *fileSystem) knownSize(it *item, name string) (int64, bool) {
 
 // resolveChild resolves the entry name of the folder it.
 func (f *fileSystem) resolveChild(it *item, name string) (*item, error) {
-	child := &item{f: f, name: path.Join(it.name, name), view: it.view, rel: it.rel, fi: it.fi, dir: true}
+	child := &item{f: f, name: path.Join(it.name, name), view: it.view, rel: it.rel, fi: it.fi, dir: true, public: it.public}
 	if child.view != nil {
 		child.view.Retain()
 	}

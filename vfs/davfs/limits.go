@@ -32,7 +32,9 @@ func public(ctx context.Context) bool { return ctx.Value(publicKey{}) != nil }
 
 // checkPropfind refuses a PROPFIND body naming more properties than any client asks for, or
 // longer names: each is answered for every entry listed, so that 100,000 named properties
-// made a response of 95 MB. An empty body (allprop) passes.
+// made a response of 95 MB. An empty body (allprop) passes. A body encoding/xml cannot read is
+// refused too: the WebDAV handler parses with a copy of its own that takes some such bodies,
+// and they must not pass uncounted.
 func checkPropfind(body []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(body))
 	depth, inProp := 0, -1
@@ -43,7 +45,7 @@ func checkPropfind(body []byte) error {
 			return nil
 		}
 		if err != nil {
-			return nil // malformed: the WebDAV handler answers it
+			return fmt.Errorf("not XML this server reads: %v", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -121,38 +123,52 @@ const (
 // boundRanges rewrites the Range header of r, about a file of size bytes, before
 // http.ServeContent answers it: overlapping and nearby ranges are merged (as RFC 9110, 14.2,
 // lets a server), and when several remain that would cost more than the whole file, the
-// header is dropped and the whole file is sent. A header it cannot read is left for
-// ServeContent to refuse.
+// header is dropped and the whole file is sent. It reads the header as ServeContent does
+// (spaces around the parts, empty parts); one it cannot read is dropped too: the whole file
+// is the answer to a range no one can read (RFC 9110, 14.2).
 func boundRanges(r *http.Request, size int64) {
 	h := r.Header.Get("Range")
-	if h == "" || !strings.HasPrefix(h, "bytes=") {
+	if h == "" {
+		return
+	}
+	if !strings.HasPrefix(h, "bytes=") {
+		r.Header.Del("Range")
 		return
 	}
 	type span struct{ start, end int64 } // [start, end)
 	var spans []span
+	unreadable := func() { r.Header.Del("Range") }
 	for part := range strings.SplitSeq(h[len("bytes="):], ",") {
 		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
 		a, b, ok := strings.Cut(part, "-")
 		if !ok {
+			unreadable()
 			return
 		}
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
 		var s span
 		switch {
 		case a == "":
 			n, err := strconv.ParseInt(b, 10, 64)
 			if err != nil || n < 0 {
+				unreadable()
 				return
 			}
 			s = span{max(size-n, 0), size}
 		default:
 			start, err := strconv.ParseInt(a, 10, 64)
 			if err != nil || start < 0 {
+				unreadable()
 				return
 			}
 			end := size
 			if b != "" {
 				e, err := strconv.ParseInt(b, 10, 64)
 				if err != nil || e < start {
+					unreadable()
 					return
 				}
 				end = min(e+1, size)

@@ -28,18 +28,23 @@ type Options struct {
 	// MaxConns bounds the connections served at once; more wait to be accepted. Default
 	// DefaultMaxConns.
 	MaxConns int
+	// WriteStall closes a connection whose client has taken nothing of the answer for this
+	// long, so that a client that stops reading gives its connection back; default
+	// DefaultWriteStall.
+	WriteStall time.Duration
 }
 
 // Defaults of Options.
 const (
 	DefaultIdleTimeout = time.Minute
 	DefaultMaxConns    = 256
+	DefaultWriteStall  = time.Minute
 )
 
 // The server's other limits: a client has readHeaderTimeout to send its request line and
 // headers, readTimeout for a whole request (bodies are small: see maxBody), and at most
-// maxHeaderBytes of headers. No write timeout: a slow client may take its time over a large
-// model.
+// maxHeaderBytes of headers. No write timeout for a whole answer: a slow client may take its
+// time over a large model, as long as it takes some of it every WriteStall (see stallGuard).
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = time.Minute
@@ -60,6 +65,9 @@ func (o Options) WithDefaults() (Options, error) {
 	}
 	if o.MaxConns == 0 {
 		o.MaxConns = DefaultMaxConns
+	}
+	if o.WriteStall == 0 {
+		o.WriteStall = DefaultWriteStall
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -100,6 +108,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, opt Options) er
 		return err
 	}
 	ln = netutil.LimitListener(ln, opt.MaxConns)
+	h = stallGuard(h, opt.WriteStall)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		IdleTimeout: opt.IdleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	done := make(chan error, 1)
@@ -140,3 +149,42 @@ func basicAuth(h http.Handler, user, password string) http.Handler {
 		h.ServeHTTP(w, r.WithContext(withAuth(r.Context())))
 	})
 }
+
+// stallChunk is how much of an answer is written under one write deadline.
+const stallChunk = 64 << 10
+
+// stallGuard writes h's answers in pieces of stallChunk, each with a deadline stall from its
+// start: a client that takes nothing for that long loses its connection, which gives its place
+// among the MaxConns back, however large the answer. The deadline is lifted when the answer
+// is done (the idle timeout governs a kept-alive connection).
+func stallGuard(h http.Handler, stall time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		defer rc.SetWriteDeadline(time.Time{})
+		h.ServeHTTP(&stallWriter{ResponseWriter: w, rc: rc, stall: stall}, r)
+	})
+}
+
+type stallWriter struct {
+	http.ResponseWriter
+	rc    *http.ResponseController
+	stall time.Duration
+}
+
+func (s *stallWriter) Write(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), stallChunk)
+		s.rc.SetWriteDeadline(time.Now().Add(s.stall))
+		w, err := s.ResponseWriter.Write(p[:k])
+		n += w
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *stallWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -113,6 +113,10 @@ func (n *arcDirNode) lookup(ctx context.Context, name string, sized bool, out *f
 	rel := path.Join(n.rel, name)
 	fi, err := n.view.Stat(rel)
 	if err == nil {
+		// Names in archives are found whatever their case: a node, and what it translates,
+		// goes by the archive's own spelling, so that one member is one node and one
+		// translation however it is asked for.
+		rel = path.Join(n.rel, fi.Name())
 		arcAttr(&out.Attr, n.view, fi.IsDir(), fi.Size())
 		out.SetEntryTimeout(n.m.entryTimeout)
 		out.SetAttrTimeout(n.m.attrTimeout)
@@ -145,9 +149,11 @@ func (n *arcDirNode) lookup(ctx context.Context, name string, sized bool, out *f
 		return nil, syscall.ENOENT
 	}
 	src := path.Join(n.rel, srcName)
-	if fi, err := n.view.Stat(src); err != nil || fi.IsDir() {
+	fi, err = n.view.Stat(src)
+	if err != nil || fi.IsDir() {
 		return nil, syscall.ENOENT
 	}
+	src = path.Join(n.rel, fi.Name()) // the archive's spelling (see above)
 	size, known := n.view.KnownSize(src, kind)
 	if !known {
 		if !sized {

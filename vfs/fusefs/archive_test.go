@@ -263,10 +263,13 @@ func TestArchiveNamesAsTheGameSpellsThem(t *testing.T) {
 	}}.Bytes())
 	writeFile(t, filepath.Join(dir, "Plain/Gutz.txt"), []byte("plain"))
 	m := mountT(t, dir, vfs.Options{})
-	for _, rel := range []string{"Map.mpq/Textures/Gutz.blp", "Map.mpq/TEXTURES/gutz.BLP", "Map.mpq/textures/gutz.blp", "Map.mpq/Textures/Gutz.blp.png"} {
+	for _, rel := range []string{"Map.mpq/Textures/Gutz.blp", "Map.mpq/TEXTURES/gutz.BLP", "Map.mpq/textures/gutz.blp", "Map.mpq/Textures/Gutz.blp.png", "Map.mpq/TEXTURES/GUTZ.BLP.png"} {
 		if fi, err := os.Stat(m.path(rel)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", rel, err)
 		}
+	}
+	if n := m.translations(); n != 1 {
+		t.Errorf("%d translations of one texture asked for in two spellings, want 1", n)
 	}
 	if ents, err := os.ReadDir(m.path("Map.mpq")); err != nil || names(ents) != "odd\ntextures\n" {
 		t.Errorf("Map.mpq lists %s (%v), want the archive's own spelling", names(ents), err)
