@@ -2,6 +2,7 @@ package cache
 
 import (
 	"container/list"
+	"crypto/cipher"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -145,6 +146,8 @@ type Disk struct {
 	scanned     time.Time
 	pausedUntil time.Time
 	lockStall   time.Time // until when Lock does not wait (see Lock)
+	aeadOnce    sync.Once
+	aead        cipher.AEAD // seals parts (see mac.go)
 	refused     map[string]bool
 	stats       DiskStats
 }
@@ -555,25 +558,20 @@ type Entry struct {
 type part struct {
 	name     string
 	off, len int64
-	mac      [macLen]byte
+	seal     seal // its GMAC (see mac.go)
 }
 
 // Get opens the entry stored under key. It returns an error wrapping fs.ErrNotExist when there
 // is none, one wrapping ErrCorrupt (after removing it) when it is damaged or not bound to key,
 // and one wrapping ErrUntrusted when what is there is refused.
 func (d *Disk) Get(key Key) (*Entry, error) {
-	sub, err := d.shard(key, false)
-	if err != nil {
-		d.count(func(s *DiskStats) { s.Misses++ })
-		return nil, err
-	}
-	defer sub.close()
-	f, fi, err := sub.open(key.String(), os.O_RDONLY)
+	s := key.String()
+	f, size, err := d.top.openBeneath("data/"+s[:2]+"/"+s, os.O_RDONLY)
 	if err != nil {
 		d.count(func(s *DiskStats) { s.Misses++ })
 		return nil, d.checked(err)
 	}
-	e, err := d.readEntry(f, fi.Size(), key)
+	e, err := d.readEntry(f, size, key)
 	if err != nil {
 		d.discard(key, f)
 		f.Close()
@@ -581,7 +579,7 @@ func (d *Disk) Get(key Key) (*Entry, error) {
 	}
 	e.d = d
 	touch(f) // its last use, for the next process that takes stock
-	d.hit(key, fi.Size())
+	d.hit(key, size)
 	return e, nil
 }
 
@@ -628,10 +626,11 @@ func (d *Disk) discard(key Key, f *os.File) {
 //	"MFSB" | u32 layout (3) | parts, in order | header | u32 header length |
 //	MAC of the header | "MFSE"
 //	header: key (32 bytes) | uvarint meta length | meta | uvarint part count |
-//	        per part: uvarint name length | name | uvarint length | MAC of the part
+//	        per part: uvarint name length | name | uvarint length | seal of the part
 //
-// The file is exactly as long as the header says. The MACs (see mac.go) bind each part to the
-// key and its name, and the header to the directory's secret.
+// The file is exactly as long as the header says. The header's MAC binds it, and so the key,
+// the parts' names and their seals, to the directory's secret; each part's seal (a GMAC under
+// a fresh nonce) binds the part's bytes (see mac.go).
 const (
 	entryMagic  = "MFSB"
 	entryEnd    = "MFSE"
@@ -682,7 +681,7 @@ func (d *Disk) readEntry(f *os.File, size int64, key Key) (*Entry, error) {
 	for range n {
 		p := part{name: string(r.bytes(r.count(256))), off: off}
 		p.len = int64(r.uvarint())
-		copy(p.mac[:], r.bytes(macLen))
+		copy(p.seal[:], r.bytes(sealLen))
 		if p.len < 0 || p.len > size {
 			r.err = true
 		}
@@ -732,7 +731,7 @@ func (e *Entry) Read(name string) ([]byte, error) {
 			e.d.discard(e.Key, e.f)
 			return nil, corrupt(e.f, "part %s: %v", name, err)
 		}
-		if mac := e.d.partMAC(e.Key, name, b); !equalMAC(mac[:], p.mac[:]) {
+		if !e.d.sealed(p.seal, b) {
 			e.d.discard(e.Key, e.f)
 			return nil, corrupt(e.f, "part %s: not bound to its key by this cache's secret", name)
 		}
@@ -878,7 +877,7 @@ func (w *Writer) Part(name string, data []byte) error {
 	if err := w.write(data); err != nil {
 		return err
 	}
-	w.parts = append(w.parts, part{name: name, off: w.off, len: int64(len(data)), mac: w.d.partMAC(w.key, name, data)})
+	w.parts = append(w.parts, part{name: name, off: w.off, len: int64(len(data)), seal: w.d.sealPart(data)})
 	w.off += int64(len(data))
 	return nil
 }
@@ -891,7 +890,7 @@ func (w *Writer) Recover() map[string][]byte {
 		for _, p := range w.parts {
 			b := make([]byte, p.len)
 			if _, err := w.f.ReadAt(b, preamble+p.off); err == nil {
-				if mac := w.d.partMAC(w.key, p.name, b); equalMAC(mac[:], p.mac[:]) {
+				if w.d.sealed(p.seal, b) {
 					out[p.name] = b
 				}
 			}
@@ -941,7 +940,7 @@ func (w *Writer) Commit(meta []byte) error {
 		h = binary.AppendUvarint(h, uint64(len(p.name)))
 		h = append(h, p.name...)
 		h = binary.AppendUvarint(h, uint64(p.len))
-		h = append(h, p.mac[:]...)
+		h = append(h, p.seal[:]...)
 	}
 	if len(h) > maxHeaderLen {
 		w.err = fmt.Errorf("disk cache: header of %d bytes (at most %d)", len(h), maxHeaderLen)
@@ -1029,13 +1028,13 @@ func (d *Disk) writeFileAtomic(to *folder, name string, fill func(io.Writer) err
 // readSmall reads the whole of the file name in d, which must be a regular file of this user
 // with one link and at most maxState bytes.
 func (d *folder) readSmall(name string) ([]byte, error) {
-	f, fi, err := d.open(name, os.O_RDONLY)
+	f, size, err := d.open(name, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi.Size() > maxState {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d a state file may have", d.name(name), fi.Size(), maxState)
+	if size > maxState {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a state file may have", d.name(name), size, maxState)
 	}
 	return io.ReadAll(io.LimitReader(f, maxState+1))
 }

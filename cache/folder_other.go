@@ -64,13 +64,13 @@ func (d *folder) sub(name string, create bool) (*folder, error) {
 	return &folder{r: r, path: d.name(name), perm: d.perm}, nil
 }
 
-func (d *folder) open(name string, flag int) (*os.File, fs.FileInfo, error) {
+func (d *folder) open(name string, flag int) (*os.File, int64, error) {
 	if fi, err := d.r.Lstat(name); err == nil && !fi.Mode().IsRegular() {
-		return nil, nil, d.untrusted(name, "not a regular file")
+		return nil, 0, d.untrusted(name, "not a regular file")
 	}
 	f, err := d.r.OpenFile(name, flag, fs.FileMode(d.perm.file))
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -78,9 +78,23 @@ func (d *folder) open(name string, flag int) (*os.File, fs.FileInfo, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, 0, err
 	}
-	return f, fi, nil
+	return f, fi.Size(), nil
+}
+
+// openBeneath opens the file at the slash path rel below d, as open does.
+func (d *folder) openBeneath(rel string, flag int) (*os.File, int64, error) {
+	dir, name := filepath.Split(filepath.FromSlash(rel))
+	if dir == "" {
+		return d.open(name, flag)
+	}
+	sub, err := d.sub(filepath.Clean(dir), false)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer sub.close()
+	return sub.open(name, flag)
 }
 
 func (d *folder) create(name string) (*os.File, error) {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -21,7 +22,7 @@ import (
 // disk) can make the cache miss, never make the daemon read, write or delete anything outside
 // it (see ErrUntrusted).
 type folder struct {
-	f    *os.File
+	fdn  int // the folder's descriptor, held: every name is opened relative to it
 	path string
 	perm perms
 	dev  uint64 // the file system of the cache directory: nothing on another is taken
@@ -36,7 +37,7 @@ type perms struct {
 
 // openTop opens the cache directory itself: the path the user gave, symlinks in it included.
 func openTop(path string, p perms) (*folder, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -45,7 +46,7 @@ func openTop(path string, p perms) (*folder, error) {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	return &folder{f: os.NewFile(uintptr(fd), path), path: path, perm: p, dev: uint64(st.Dev)}, nil
+	return &folder{fdn: fd, path: path, perm: p, dev: uint64(st.Dev)}, nil
 }
 
 // owned reports whether the folder is this process's user's.
@@ -54,8 +55,8 @@ func (d *folder) owned() bool {
 	return unix.Fstat(d.fd(), &st) == nil && int(st.Uid) == os.Geteuid()
 }
 
-func (d *folder) fd() int              { return int(d.f.Fd()) }
-func (d *folder) close() error         { return d.f.Close() }
+func (d *folder) fd() int              { return d.fdn }
+func (d *folder) close() error         { return unix.Close(d.fdn) }
 func (d *folder) name(n string) string { return filepath.Join(d.path, n) }
 
 func (d *folder) pathErr(op, name string, err error) error {
@@ -76,7 +77,8 @@ func (d *folder) sub(name string, create bool) (*folder, error) {
 			return nil, d.pathErr("mkdir", name, err)
 		}
 	}
-	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	// O_DIRECTORY refuses a FIFO before its open could block.
+	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if err == unix.ELOOP || err == unix.ENOTDIR {
 			return nil, d.untrusted(name, "not a folder (a symlink or a file)")
@@ -104,48 +106,83 @@ func (d *folder) sub(name string, create bool) (*folder, error) {
 			return nil, d.pathErr("chmod", name, err)
 		}
 	}
-	return &folder{f: os.NewFile(uintptr(fd), d.name(name)), path: d.name(name), perm: d.perm, dev: d.dev}, nil
+	return &folder{fdn: fd, path: d.name(name), perm: d.perm, dev: d.dev}, nil
 }
 
-// checkFile refuses an open file that is not a regular file of this user with one link.
-func (d *folder) checkFile(name string, f *os.File) (fs.FileInfo, error) {
+// walk opens the folder at the slash path rel below d, a folder at a time, each checked as
+// sub checks it.
+func (d *folder) walk(rel string) (*folder, error) {
+	cur := d
+	for i, name := range strings.Split(rel, "/") {
+		next, err := cur.sub(name, false)
+		if i > 0 {
+			cur.close()
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// checkFile refuses an open file that is not a regular file of this user with one link, on the
+// cache directory's file system; it returns the file's size.
+func (d *folder) checkFile(name string, fd int) (int64, error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
-		return nil, d.pathErr("stat", name, err)
+	if err := unix.Fstat(fd, &st); err != nil {
+		return 0, d.pathErr("stat", name, err)
 	}
 	switch {
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:
-		return nil, d.untrusted(name, "not a regular file (a FIFO, a socket or a device)")
+		return 0, d.untrusted(name, "not a regular file (a FIFO, a socket or a device)")
 	case int(st.Uid) != os.Geteuid():
-		return nil, d.untrusted(name, fmt.Sprintf("a file of uid %d, not of this process's %d", st.Uid, os.Geteuid()))
+		return 0, d.untrusted(name, fmt.Sprintf("a file of uid %d, not of this process's %d", st.Uid, os.Geteuid()))
 	case st.Nlink != 1:
-		return nil, d.untrusted(name, fmt.Sprintf("a file with %d links", st.Nlink))
+		return 0, d.untrusted(name, fmt.Sprintf("a file with %d links", st.Nlink))
 	case uint64(st.Dev) != d.dev:
-		return nil, d.untrusted(name, "a file on another file system")
+		return 0, d.untrusted(name, "a file on another file system")
 	}
-	return f.Stat()
+	return st.Size, nil
 }
 
-// open opens the file name in d with flag (O_RDONLY, or O_WRONLY|O_APPEND|O_CREAT, say) and
-// checks it.
-func (d *folder) open(name string, flag int) (*os.File, fs.FileInfo, error) {
+// open opens the file name in d with flag (O_RDONLY, or O_WRONLY|O_APPEND|O_CREAT, say),
+// checks it, and returns it with its size.
+func (d *folder) open(name string, flag int) (*os.File, int64, error) {
 	fd, err := unix.Openat(d.fd(), name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, d.perm.file)
 	if err != nil {
-		switch err {
-		case unix.ELOOP:
-			return nil, nil, d.untrusted(name, "a symlink")
-		case unix.ENXIO: // a FIFO opened for writing with no reader
-			return nil, nil, d.untrusted(name, "a FIFO or a socket")
-		}
-		return nil, nil, d.pathErr("open", name, err)
+		return nil, 0, d.openErr(name, err)
 	}
-	f := os.NewFile(uintptr(fd), d.name(name))
-	fi, err := d.checkFile(name, f)
+	return d.take(name, fd, flag)
+}
+
+// openErr is the error of a failed open of name.
+func (d *folder) openErr(name string, err error) error {
+	switch err {
+	case unix.ELOOP:
+		return d.untrusted(name, "a symlink")
+	case unix.ENXIO: // a FIFO opened for writing with no reader
+		return d.untrusted(name, "a FIFO or a socket")
+	case unix.EXDEV:
+		return d.untrusted(name, "on another file system (a mount point)")
+	}
+	return d.pathErr("open", name, err)
+}
+
+// take checks the file just opened as fd (with flag) and makes it an *os.File.
+func (d *folder) take(name string, fd, flag int) (*os.File, int64, error) {
+	size, err := d.checkFile(name, fd)
 	if err != nil {
-		f.Close()
-		return nil, nil, err
+		unix.Close(fd)
+		return nil, 0, err
 	}
-	return f, fi, nil
+	// A regular file reads and writes blocking whatever the flag says; without it, os.NewFile
+	// leaves the file out of the poller, which takes no regular file anyway.
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, flag&unix.O_APPEND); err != nil {
+		unix.Close(fd)
+		return nil, 0, d.pathErr("open", name, err)
+	}
+	return os.NewFile(uintptr(fd), d.name(name)), size, nil
 }
 
 // create makes the file name in d, which must not exist, open for reading and writing.
@@ -183,11 +220,11 @@ func (d *folder) removeAll(name string) error {
 	if uint64(st.Dev) != d.dev {
 		return d.untrusted(name, "a folder on another file system (a mount point): not entered")
 	}
-	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return d.pathErr("open", name, err)
 	}
-	sub := &folder{f: os.NewFile(uintptr(fd), d.name(name)), path: d.name(name), perm: d.perm, dev: d.dev}
+	sub := &folder{fdn: fd, path: d.name(name), perm: d.perm, dev: d.dev}
 	names, err := sub.names()
 	var first error
 	for _, n := range names {
@@ -213,7 +250,7 @@ func (d *folder) rename(name string, to *folder, newName string) error {
 
 // names returns the names in d.
 func (d *folder) names() ([]string, error) {
-	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	fd, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, d.pathErr("open", ".", err)
 	}

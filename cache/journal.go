@@ -203,13 +203,13 @@ func (j *Journal) follow() error {
 	if index.sameFile(j.name, j.f) {
 		return nil
 	}
-	f, fi, err := index.open(j.name, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	f, size, err := index.open(j.name, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return j.d.checked(err)
 	}
 	j.f.Close()
 	j.f = f
-	if fi.Size() == 0 && j.head != nil {
+	if size == 0 && j.head != nil {
 		_, err = f.Write(j.d.frame(nil, j.head))
 		return err
 	}

@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -10,27 +12,34 @@ import (
 	"time"
 )
 
-// What the cache reads back is bound to what it wrote by HMAC-SHA256 under a secret of 32
-// random bytes, made once per cache directory and kept in state/.key, readable by its user
-// alone: a part of an entry to its key and name, an entry's header (its metadata and the
-// parts' MACs) as a whole, and each journal record. Someone who may write the directory but
-// not read the secret can delete what is there, or damage it, which costs a translation;
-// never make the mount serve bytes it did not make from the same sources. CRC-32C, which the
-// entries carried before, catches damage but anyone can compute it. SHA-256 runs at about
-// 1.5 GB/s here with the CPU's SHA extensions: a 27 MB document costs some 18 ms more to read
-// from the disk tier, against a translation of seconds.
+// What the cache reads back is bound to what it wrote under a secret of 32 random bytes, made
+// once per cache directory and kept in state/.key, readable by its user alone. Someone who
+// may write the directory but not read the secret can delete what is there, or damage it,
+// which costs a translation; never make the mount serve bytes it did not make from the same
+// sources. CRC-32C, which the entries carried before, catches damage but anyone can compute
+// it.
+//   - An entry's header (its key, metadata, parts' names, lengths and seals) and each journal
+//     record carry an HMAC-SHA256 under the secret.
+//   - Each part (a document, up to hundreds of MB) carries a seal: a GMAC (AES-256-GCM over
+//     no plaintext, the part as additional data) under a key derived from the secret and a
+//     nonce of 12 random bytes of its own. GMAC runs at 7.8 GB/s here (AES-NI and carry-less
+//     multiplication), HMAC-SHA256 at 1.6 GB/s: a 27 MB document read back from the disk tier
+//     would take 16 ms more with HMAC, 3.5 ms with GMAC. A nonce repeats with odds of 2^-96 per
+//     pair of parts.
 const (
 	macLen     = sha256.Size
 	recMACLen  = 16 // a journal record's, truncated: records are small and many
+	nonceLen   = 12
+	sealLen    = nonceLen + 16 // nonce, GCM tag
 	secretLen  = 32
 	secretName = ".key"
 )
 
 // Domains of the MACs, so that no MAC of one kind is one of another.
 const (
-	macHeader = "modelfs entry header\x00"
-	macPart   = "modelfs entry part\x00"
-	macRecord = "modelfs journal record\x00"
+	macHeader  = "modelfs entry header\x00"
+	macPartKey = "modelfs entry part key\x00" // what derives the parts' GMAC key
+	macRecord  = "modelfs journal record\x00"
 )
 
 // mac returns the MAC of data in the domain dom.
@@ -45,9 +54,36 @@ func (d *Disk) mac(dom string, data ...[]byte) [macLen]byte {
 	return out
 }
 
-// partMAC returns the MAC of the part name of the entry of key, whose bytes are data.
-func (d *Disk) partMAC(key Key, name string, data []byte) [macLen]byte {
-	return d.mac(macPart, key[:], []byte(name), []byte{0}, data)
+// seal is a part's nonce and GCM tag.
+type seal [sealLen]byte
+
+// partAEAD returns the AES-256-GCM that seals parts, under a key derived from the secret.
+func (d *Disk) partAEAD() cipher.AEAD {
+	d.aeadOnce.Do(func() {
+		k := d.mac(macPartKey)
+		b, err := aes.NewCipher(k[:])
+		if err != nil {
+			panic(err) // a 32-byte key is always taken
+		}
+		if d.aead, err = cipher.NewGCM(b); err != nil {
+			panic(err)
+		}
+	})
+	return d.aead
+}
+
+// sealPart returns the seal of the part whose bytes are data, under a fresh nonce.
+func (d *Disk) sealPart(data []byte) seal {
+	var s seal
+	rand.Read(s[:nonceLen])
+	copy(s[nonceLen:], d.partAEAD().Seal(nil, s[:nonceLen], nil, data))
+	return s
+}
+
+// sealed reports whether s is the seal of data.
+func (d *Disk) sealed(s seal, data []byte) bool {
+	_, err := d.partAEAD().Open(nil, s[:nonceLen], s[nonceLen:], data)
+	return err == nil
 }
 
 // sound reports whether mac is the MAC of data in the domain dom.
