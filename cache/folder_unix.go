@@ -72,13 +72,15 @@ func (d *folder) untrusted(name, why string) error {
 // mode lets others write, or read where the cache's modes do not, is put right (a cache made by
 // an older modelfs had 0755 folders); one of another user, or a symlink, is refused.
 func (d *folder) sub(name string, create bool) (*folder, error) {
-	if create {
+	// O_DIRECTORY refuses a FIFO before its open could block.
+	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fd, err := unix.Openat(d.fd(), name, flags, 0)
+	if err == unix.ENOENT && create {
 		if err := unix.Mkdirat(d.fd(), name, d.perm.dir); err != nil && err != unix.EEXIST {
 			return nil, d.pathErr("mkdir", name, err)
 		}
+		fd, err = unix.Openat(d.fd(), name, flags, 0)
 	}
-	// O_DIRECTORY refuses a FIFO before its open could block.
-	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if err == unix.ELOOP || err == unix.ENOTDIR {
 			return nil, d.untrusted(name, "not a folder (a symlink or a file)")

@@ -37,8 +37,9 @@ type Journal struct {
 	name string
 	head []byte // the record a journal made anew starts with
 
-	mu sync.Mutex
-	f  *os.File
+	mu    sync.Mutex
+	f     *os.File
+	index *folder // index/, held: opened again when another process removed it (Clear)
 }
 
 // JournalRead is what OpenJournal found in a journal.
@@ -63,8 +64,12 @@ func (d *Disk) OpenJournal(name string, head []byte, limit int64, each func(rec 
 	if err != nil {
 		return nil, got, d.checked(err)
 	}
-	defer index.close()
-	j := &Journal{d: d, name: name, head: head}
+	j := &Journal{d: d, name: name, head: head, index: index}
+	defer func() {
+		if j.f == nil {
+			index.close()
+		}
+	}()
 	switch f, _, err := index.open(name, os.O_RDONLY); {
 	case err == nil:
 		got, err = d.readRecords(f, limit, each)
@@ -195,14 +200,13 @@ func (j *Journal) Append(recs ...[]byte) error {
 // follow reopens the journal when its name no longer leads to the file open, starting a
 // journal made anew with its head.
 func (j *Journal) follow() error {
-	index, err := j.d.top.sub("index", true)
-	if err != nil {
-		return j.d.checked(err)
-	}
-	defer index.close()
-	if index.sameFile(j.name, j.f) {
+	if j.index.sameFile(j.name, j.f) {
 		return nil
 	}
+	if err := j.reopenIndex(); err != nil {
+		return err
+	}
+	index := j.index
 	f, size, err := index.open(j.name, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return j.d.checked(err)
@@ -227,11 +231,10 @@ func (j *Journal) Rewrite(recs [][]byte) error {
 		buf = j.d.frame(buf, rec)
 	}
 	old, _ := j.f.Stat()
-	index, err := j.d.top.sub("index", true)
-	if err != nil {
-		return j.d.checked(err)
+	if err := j.reopenIndex(); err != nil {
+		return err
 	}
-	defer index.close()
+	index := j.index
 	if err := j.d.writeAtomic(index, j.name, buf); err != nil {
 		return err
 	}
@@ -256,10 +259,23 @@ func (d *Disk) grow(n int64) {
 	d.fixed += n
 }
 
+// reopenIndex opens index/ again, for the folder held may have been removed and made anew by
+// another process (Clear).
+func (j *Journal) reopenIndex() error {
+	index, err := j.d.top.sub("index", true)
+	if err != nil {
+		return j.d.checked(err)
+	}
+	j.index.close()
+	j.index = index
+	return nil
+}
+
 // Close closes the journal's file.
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.index.close()
 	return j.f.Close()
 }
 
