@@ -2,7 +2,6 @@ package cache
 
 import (
 	"os"
-	"path"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,18 +25,4 @@ func (d *folder) openBeneath(rel string, flag int) (*os.File, int64, error) {
 		return d.openStepwise(rel, flag)
 	}
 	return nil, 0, d.openErr(rel, err)
-}
-
-// openStepwise is openBeneath one folder at a time.
-func (d *folder) openStepwise(rel string, flag int) (*os.File, int64, error) {
-	dir, name := path.Split(rel)
-	if dir == "" {
-		return d.open(name, flag)
-	}
-	sub, err := d.walk(path.Clean(dir))
-	if err != nil {
-		return nil, 0, err
-	}
-	defer sub.close()
-	return sub.open(name, flag)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -126,6 +127,20 @@ func (d *folder) walk(rel string) (*folder, error) {
 		cur = next
 	}
 	return cur, nil
+}
+
+// openStepwise opens the file at the slash path rel below d, as open does, a folder at a time.
+func (d *folder) openStepwise(rel string, flag int) (*os.File, int64, error) {
+	dir, name := path.Split(rel)
+	if dir == "" {
+		return d.open(name, flag)
+	}
+	sub, err := d.walk(path.Clean(dir))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer sub.close()
+	return sub.open(name, flag)
 }
 
 // checkFile refuses an open file that is not a regular file of this user with one link, on the
