@@ -86,6 +86,7 @@ func (d *Disk) OpenJournal(name string, head []byte, limit int64, each func(rec 
 	if got.Bytes == 0 && head != nil {
 		if _, err := j.f.Write(d.frame(nil, head)); err != nil {
 			j.f.Close()
+			j.f = nil // and index/ is closed
 			return nil, got, err
 		}
 		each(head)
