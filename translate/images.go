@@ -100,6 +100,17 @@ func loadImages(src codec.Source, s *scene.Scene, embed bool, memo imageFiles) {
 	}
 	for i := range s.Textures {
 		t := &s.Textures[i]
+		if t.Look != nil && t.ImageError == "" && t.Image == nil && (t.Resolved != "" || t.Look.Glow != nil) {
+			// A painted picture: every output embeds it, as no file holds it.
+			img, err := memo.paint(src, t)
+			if err != nil {
+				t.ImageError = err.Error()
+				s.Warnings = append(s.Warnings, fmt.Sprintf("texture %q (%s): no image: %v", t.Resolved, t.Look.Key(), err))
+				continue
+			}
+			t.Image, t.MIME = img, "image/png"
+			continue
+		}
 		if t.Resolved == "" || t.ImageError != "" || (t.Image != nil) {
 			continue
 		}

@@ -17,15 +17,15 @@ import (
 // key data shares one bufferView; samplers with identical key times share one input accessor.
 func (e *encoder) animations() {
 	s := e.s
-	if len(s.Nodes) == 0 {
-		return // nothing for a channel to hold: only nodes can be animated
+	if len(s.Nodes) == 0 && !slices.ContainsFunc(e.collapse, func(c bool) bool { return c }) {
+		return // nothing for a channel to hold: only nodes and morph weights can be animated
 	}
 	// The samplers and channels of all animations are carved from one block each of the
 	// encoder's docMem; their pointer lists from one more each (one more per animation, for
 	// the channel of a motionless one).
 	total := 0
 	for ai := range s.Animations {
-		total += len(s.Animations[ai].Channels) + 1
+		total += len(s.Animations[ai].Channels) + len(s.Animations[ai].Visibility) + 1
 	}
 	if len(s.Animations) == 0 {
 		return
@@ -58,7 +58,7 @@ func (e *encoder) animations() {
 		}
 		extras := animationExtras(a, m.extras(len(a.Extras)+5))
 		out := &gltf.Animation{Name: a.Name, Extras: extras}
-		n := len(a.Channels) + 1
+		n := len(a.Channels) + len(a.Visibility) + 1
 		out.Samplers = samplerPtrs[used : used : used+n]
 		out.Channels = channelPtrs[used : used : used+n]
 		stamp := int32(ai + 1)
@@ -87,7 +87,20 @@ func (e *encoder) animations() {
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)
 		}
-		if len(out.Channels) == 0 {
+		for vi := range a.Visibility {
+			v := &a.Visibility[vi]
+			if v.Mesh < 0 || v.Mesh >= len(s.Meshes) || len(v.Times) == 0 || len(v.Shown) != len(v.Times) {
+				continue
+			}
+			sm, ch := &samplers[used], &channels[used]
+			used++
+			sm.Input, sm.Output, sm.Interpolation = e.keyTimes(start, v.Times), e.hiddenWeights(start, v.Shown), gltf.InterpolationStep
+			ch.Sampler = len(out.Samplers)
+			ch.Target.Node, ch.Target.Path = e.index(len(s.Nodes)+v.Mesh), gltf.TRSWeights
+			out.Samplers = append(out.Samplers, sm)
+			out.Channels = append(out.Channels, ch)
+		}
+		if len(out.Channels) == 0 && len(s.Nodes) > 0 {
 			rest := e.restChannel(a.Duration)
 			sm, ch := &samplers[used], &channels[used]
 			used++
@@ -226,6 +239,23 @@ func (e *encoder) keyValues(start int, c *scene.Channel) int {
 	acc, a := e.newAccessor()
 	a.BufferView, a.ByteOffset = e.index(e.animView), off
 	a.ComponentType, a.Type, a.Count = gltf.ComponentFloat, typ, count
+	return acc
+}
+
+// hiddenWeights writes the weights of a mesh's HiddenTarget for each step of a visibility
+// channel (1 where the mesh is hidden) and returns their output accessor.
+func (e *encoder) hiddenWeights(start int, shown []bool) int {
+	off := len(e.bin.b) - start
+	w := make([]float32, len(shown))
+	for k, on := range shown {
+		if !on {
+			w[k] = 1
+		}
+	}
+	e.bin.f32s(w)
+	acc, a := e.newAccessor()
+	a.BufferView, a.ByteOffset = e.index(e.animView), off
+	a.ComponentType, a.Type, a.Count = gltf.ComponentFloat, gltf.AccessorScalar, len(w)
 	return acc
 }
 

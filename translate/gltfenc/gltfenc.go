@@ -20,6 +20,7 @@
 package gltfenc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -169,6 +170,7 @@ type encoder struct {
 	ibmView   int            // bufferView shared by inverse bind matrices, -1 until created
 	times     map[string]int // raw key times → input accessor, shared between samplers
 	skeletons []int          // per skin: the skeleton node written, -1 for none
+	collapse  []bool         // per mesh: it has a HiddenTarget
 	textures  map[int]int    // scene texture → glTF texture, for those written
 	arcs      []int32        // per channel of the scene, in order, what splitArcs adds (nil: unknown)
 
@@ -196,6 +198,7 @@ func (e *encoder) build() error {
 	if err := e.skins(); err != nil {
 		return err
 	}
+	e.collapse = collapsible(s)
 	for i := range s.Meshes {
 		if err := e.mesh(i); err != nil {
 			return err
@@ -229,9 +232,14 @@ func plannedSize(s *scene.Scene, opt Options) int {
 func plan(s *scene.Scene, opt Options) (n int, arcs []int32) {
 	if opt.Binary || opt.EmbedImages {
 		for i := range s.Textures {
-			if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.ImagePath() != "" {
+			if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.Look == nil && t.ImagePath() != "" {
 				n += align4(len(t.Image))
 			}
+		}
+	}
+	for i := range s.Textures {
+		if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.Look != nil {
+			n += align4(len(t.Image)) // painted pictures are embedded in every output
 		}
 	}
 	for i := range s.Meshes {
@@ -256,8 +264,18 @@ func plan(s *scene.Scene, opt Options) (n int, arcs []int32) {
 		}
 		n += align4(len(m.Indices) * isize)
 	}
+	for i, c := range collapsible(s) {
+		if c {
+			n += len(s.Meshes[i].Positions) * 12
+		}
+	}
 	for _, sk := range s.Skins {
 		n += len(sk.InverseBind) * 64
+	}
+	for _, a := range s.Animations {
+		for _, v := range a.Visibility {
+			n += len(v.Times) * 8
+		}
 	}
 	channels := 0
 	for _, a := range s.Animations {
@@ -626,7 +644,31 @@ func (e *encoder) material(i int) (*gltf.Material, error) {
 		if ti := e.texture(m.Texture, m.TexCoord); ti != nil {
 			pbr.BaseColorTexture = ti
 		} else {
-			x["texture"] = textureExtras(&e.s.Textures[m.Texture], m.TexCoord)
+			t := &e.s.Textures[m.Texture]
+			x["texture"] = textureExtras(t, m.TexCoord)
+			if t.Look != nil && t.Look.Under != nil {
+				// A picture over a colour that cannot be painted (its file is missing): the
+				// colour alone.
+				u := t.Look.Under
+				pbr.BaseColorFactor = &[4]float64{
+					r32(scene.SRGBToLinear(clamp01(u[0])) * bc[0]), r32(scene.SRGBToLinear(clamp01(u[1])) * bc[1]), r32(scene.SRGBToLinear(clamp01(u[2])) * bc[2]), r32(clamp01(bc[3])),
+				}
+			}
+		}
+	}
+	if em := m.Emission; em != nil {
+		if em.Texture >= len(e.s.Textures) {
+			return nil, fmt.Errorf("gltfenc: material %d emits texture %d of %d", i, em.Texture, len(e.s.Textures))
+		}
+		f := [3]float64{r32(clamp01(em.Factor[0])), r32(clamp01(em.Factor[1])), r32(clamp01(em.Factor[2]))}
+		out.EmissiveFactor = f
+		if em.Texture >= 0 {
+			if ti := e.texture(em.Texture, em.TexCoord); ti != nil {
+				out.EmissiveTexture = ti
+			} else {
+				x["emissiveTexture"] = textureExtras(&e.s.Textures[em.Texture], em.TexCoord)
+				out.EmissiveFactor = [3]float64{} // no glow without its picture
+			}
 		}
 	}
 	if len(x) > 0 {
@@ -650,11 +692,15 @@ func (e *encoder) texture(i, texCoord int) *gltf.TextureInfo {
 		return &gltf.TextureInfo{Index: idx, TexCoord: texCoord}
 	}
 	t := &e.s.Textures[i]
-	if t.ImagePath() == "" {
+	painted := t.Look != nil // no file holds it: embedded
+	if !painted && t.ImagePath() == "" {
 		return nil
 	}
-	img := &gltf.Image{Name: path.Base(t.Resolved)}
-	if e.opt.Binary || e.opt.EmbedImages {
+	img := &gltf.Image{Name: path.Base(cmp.Or(t.Resolved, strings.ReplaceAll(t.Path, `\`, "/")))}
+	if painted {
+		img.Name += " (" + strings.TrimSuffix(t.Look.Key(), ";") + ")"
+	}
+	if e.opt.Binary || e.opt.EmbedImages || painted {
 		if len(t.Image) == 0 || t.MIME == "" {
 			return nil
 		}
@@ -843,6 +889,14 @@ func (e *encoder) mesh(i int) error {
 	ia := e.accessor(gltf.Accessor{BufferView: e.index(iv), ComponentType: ct, Type: gltf.AccessorScalar, Count: len(m.Indices)})
 
 	prim := &gltf.Primitive{Attributes: attrs, Indices: gltf.Index(ia)}
+	var weights []float64
+	if e.collapse[i] {
+		prim.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: e.collapseTarget(pos)}}
+		weights = []float64{0}
+		if m.Hidden {
+			weights[0] = 1
+		}
+	}
 	if m.Material >= len(s.Materials) {
 		return fmt.Errorf("gltfenc: mesh %d uses material %d of %d", i, m.Material, len(s.Materials))
 	}
@@ -852,12 +906,68 @@ func (e *encoder) mesh(i int) error {
 	if m.VariantMaterials != nil {
 		prim.Extensions = gltf.Extensions{variantsExtension: map[string]any{"mappings": mappings(m.VariantMaterials)}}
 	}
-	out := &gltf.Mesh{Name: m.Name, Primitives: []*gltf.Primitive{prim}}
+	out := &gltf.Mesh{Name: m.Name, Primitives: []*gltf.Primitive{prim}, Weights: weights}
 	if len(m.Extras) > 0 {
 		out.Extras = m.Extras
 	}
+	if weights != nil {
+		// Blender names the shape key after targetNames, a convention of its importer and
+		// three.js's.
+		x := make(map[string]any, len(m.Extras)+1)
+		for k, v := range m.Extras {
+			x[k] = v
+		}
+		x["targetNames"] = []string{HiddenTarget}
+		out.Extras = x
+	}
 	e.doc.Meshes = append(e.doc.Meshes, out)
 	return nil
+}
+
+// HiddenTarget names the morph target of a mesh that the model shows only at times: at
+// weight 1 it draws the mesh as nothing, every vertex moved to one point.
+const HiddenTarget = "hidden"
+
+// collapsible marks the meshes that get a HiddenTarget: those hidden by default and those an
+// animation shows or hides.
+func collapsible(s *scene.Scene) []bool {
+	c := make([]bool, len(s.Meshes))
+	for i := range s.Meshes {
+		c[i] = s.Meshes[i].Hidden
+	}
+	for ai := range s.Animations {
+		for _, v := range s.Animations[ai].Visibility {
+			if v.Mesh >= 0 && v.Mesh < len(c) {
+				c[v.Mesh] = true
+			}
+		}
+	}
+	return c
+}
+
+// collapseTarget writes the morph target that moves every vertex of a mesh (pos, flat xyz)
+// to the mean of its positions, and returns its accessor. A morph target is what every glTF
+// reader plays, Blender 3.4 included (as a shape key whose value the actions key); a skinned
+// mesh's vertices then follow their bones from that one point, so that vertices bound alike
+// meet and the mesh has no area.
+func (e *encoder) collapseTarget(pos []float32) int {
+	var c [3]float64
+	nv := len(pos) / 3
+	for v := range nv {
+		for k := range 3 {
+			c[k] += float64(pos[3*v+k])
+		}
+	}
+	disp := make([]float32, len(pos))
+	for v := range nv {
+		for k := range 3 {
+			disp[3*v+k] = float32(c[k]/float64(nv) - float64(pos[3*v+k]))
+		}
+	}
+	lo, hi := e.bounds(disp, 3)
+	start := len(e.bin.b)
+	e.bin.f32s(disp)
+	return e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec3, nv, lo, hi)
 }
 
 // variantsExtension is the glTF extension holding a model's alternative looks.

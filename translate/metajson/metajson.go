@@ -40,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -165,6 +166,7 @@ func mesh(_ int, m *scene.Mesh) (*object, scene.Extras) {
 	o.add("skinned", boolean(m.Skin >= 0 && len(m.Joints) > 0))
 	o.add("skin", index(m.Skin))
 	o.add("maxInfluences", integer(int64(maxInfluences(m))))
+	o.add("visible", boolean(!m.Hidden))
 	return o, m.Extras
 }
 
@@ -185,6 +187,13 @@ func material(_ int, m *scene.Material) (*object, scene.Extras) {
 	o.add("texture", index(m.Texture))
 	o.add("texCoord", integer(int64(m.TexCoord)))
 	o.add("flags", strs(m.Flags))
+	if e := m.Emission; e != nil {
+		em := newObject(3)
+		em.add("texture", index(e.Texture))
+		em.add("texCoord", integer(int64(e.TexCoord)))
+		em.add("factor", f32s(e.Factor[:]...))
+		o.add("emission", em.v)
+	}
 	return o, m.Extras
 }
 
@@ -208,6 +217,9 @@ func texture(_ int, t *scene.Texture) (*object, scene.Extras) {
 	o.add("guess", boolean(t.Guess))
 	o.add("wrapU", boolean(t.WrapU))
 	o.add("wrapV", boolean(t.WrapV))
+	if t.Look != nil {
+		o.add("painted", str(strings.TrimSuffix(t.Look.Key(), ";")))
+	}
 	return o, t.Extras
 }
 
@@ -243,6 +255,21 @@ func animation(_ int, a *scene.Animation) (*object, scene.Extras) {
 		keys += len(ch.Times)
 	}
 	o.add("keys", integer(int64(keys)))
+	if len(a.Visibility) > 0 {
+		vs := value{k: kArr, items: make([]value, len(a.Visibility))}
+		for i, v := range a.Visibility {
+			step := newObject(3)
+			step.add("mesh", integer(int64(v.Mesh)))
+			step.add("times", f32s(v.Times...))
+			shown := value{k: kArr, items: make([]value, len(v.Shown))}
+			for k, on := range v.Shown {
+				shown.items[k] = boolean(on)
+			}
+			step.add("shown", shown)
+			vs.items[i] = step.v
+		}
+		o.add("visibility", vs)
+	}
 	return o, a.Extras
 }
 

@@ -197,7 +197,7 @@ func EncodeMTL(s *scene.Scene) ([]byte, error) {
 			continue
 		}
 		t := &s.Textures[m.Texture]
-		if t.ImagePath() == "" {
+		if t.FileImage() == "" {
 			b = append(b, "# texture "...)
 			b = strconv.AppendInt(b, int64(m.Texture), 10)
 			b = append(b, ": "...)
@@ -222,7 +222,7 @@ func EncodeMTL(s *scene.Scene) ([]byte, error) {
 			}
 			continue
 		}
-		p := fileText(relPath(dir, t.ImagePath()))
+		p := fileText(relPath(dir, t.FileImage()))
 		b = append(b, "map_Kd "...)
 		b = append(b, p...)
 		b = append(b, '\n')

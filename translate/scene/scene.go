@@ -8,6 +8,8 @@
 package scene
 
 import (
+	"fmt"
+	"math"
 	"path"
 	"strings"
 )
@@ -162,7 +164,11 @@ type Mesh struct {
 	// VariantMaterials is, for a mesh whose look changes with Scene.Variants, the material each
 	// variant shows (indices into Scene.Materials, one per variant); nil for the others.
 	VariantMaterials []int
-	Extras           Extras
+	// Hidden says the mesh is not shown in the model's default pose (a geoset the game hides at
+	// the start of its first Stand sequence). Encoders keep it in the file, so that an animation
+	// can show it (see Animation.Visibility), but draw it as nothing.
+	Hidden bool
+	Extras Extras
 }
 
 // Material is how a mesh is shaded.
@@ -175,10 +181,21 @@ type Material struct {
 	AlphaCutoff float32 // used with AlphaMask
 	DoubleSided bool
 	Unlit       bool
+	// Emission, when set, is light the surface gives off whatever lights it: a glow drawn
+	// over it additively, or a colour the game paints on it.
+	Emission *Emission
 	// Flags are the source's own material flags by their source names (e.g. "Unshaded",
 	// "FilterMode:Additive").
 	Flags  []string
 	Extras Extras
+}
+
+// Emission is a material's emitted light: Factor times the texture's colour (or Factor alone
+// when Texture is -1).
+type Emission struct {
+	Texture  int // index into Scene.Textures, -1 for none
+	TexCoord int
+	Factor   [3]float32
 }
 
 // Texture is an image a material refers to.
@@ -199,12 +216,94 @@ type Texture struct {
 	// ImageError says why the resolved file cannot be shown (unreadable, corrupt); its material
 	// is then written without an image.
 	ImageError string
+	// Look, when set, makes this a picture painted for a material (see Look). No file of the
+	// mount holds it, so every glTF output embeds it.
+	Look *Look
+}
+
+// Look says how a picture is painted from a texture's pixels (Resolved), or, for Glow, from
+// nothing: what a game draws in several passes or at run time, made into one image that glTF
+// can show.
+type Look struct {
+	// Additive: alpha becomes the pixel's brightness (its largest channel) times its alpha,
+	// and colour is divided by that brightness, so that a blended draw adds the colour as an
+	// additive one does, and black stays transparent.
+	Additive bool
+	// Modulate: colour black and alpha one minus the brightness (Scale times it, clamped), so
+	// that a blended draw darkens what is behind as a multiplying one does.
+	Modulate bool
+	Scale    float32
+	// Under, when set, is a colour the pixels are drawn over, their alpha revealing it; the
+	// result is opaque.
+	Under *[3]float32
+	// Mask: grey, white where the pixels are transparent (one minus alpha), opaque.
+	Mask bool
+	// Glow, when set, paints no file but a round glow of this colour, opaque at its centre
+	// and transparent at its edge.
+	Glow *[3]float32
+}
+
+// SRGBToLinear turns an sRGB fraction into the linear one glTF's colour factors hold.
+func SRGBToLinear(c float32) float32 {
+	v := float64(c)
+	if v <= 0.04045 {
+		return float32(v / 12.92)
+	}
+	return float32(math.Pow((v+0.055)/1.055, 2.4))
+}
+
+// hex writes an sRGB colour as #RRGGBB.
+func hex(b *strings.Builder, c *[3]float32) {
+	b.WriteByte('#')
+	for _, v := range c {
+		fmt.Fprintf(b, "%02X", uint8(math.Round(float64(min(max(v, 0), 1))*255)))
+	}
+}
+
+// Key is a short string that tells looks apart.
+func (l *Look) Key() string {
+	if l == nil {
+		return ""
+	}
+	var b strings.Builder
+	if l.Additive {
+		b.WriteString("additive;")
+	}
+	if l.Modulate {
+		fmt.Fprintf(&b, "modulate %g;", l.Scale)
+	}
+	if l.Under != nil {
+		b.WriteString("over ")
+		hex(&b, l.Under)
+		b.WriteByte(';')
+	}
+	if l.Mask {
+		b.WriteString("transparency;")
+	}
+	if l.Glow != nil {
+		b.WriteString("glow ")
+		hex(&b, l.Glow)
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // ImagePath returns the path, relative to the root, of the image as a glTF reader finds it in
 // the mount: the resolved file itself when it is PNG or JPEG, else its NAME.EXT.png translation;
 // "" when the texture is unresolved or its image cannot be shown.
 func (t *Texture) ImagePath() string {
+	if t.Look != nil {
+		return "" // painted: no file holds it
+	}
+	return t.FileImage()
+}
+
+// FileImage is ImagePath of the file a painted texture is painted from (for outputs that
+// cannot carry a painted picture, such as OBJ), and ImagePath for the others.
+func (t *Texture) FileImage() string {
+	if t.Look != nil && t.Look.Glow != nil && t.Resolved == "" {
+		return ""
+	}
 	if t.Resolved == "" || t.ImageError != "" {
 		return ""
 	}
@@ -233,7 +332,18 @@ type Animation struct {
 	// seconds (both 0 when the source keeps one key array per clip).
 	Start, End float64
 	Channels   []Channel
+	// Visibility lists, for each mesh the clip shows or hides, when it does; a mesh not listed
+	// keeps its default (Mesh.Hidden) throughout the clip.
+	Visibility []Visibility
 	Extras     Extras
+}
+
+// Visibility says when, within one animation, a mesh is shown. The steps hold: the mesh is
+// shown from Times[i] to Times[i+1] when Shown[i] is set.
+type Visibility struct {
+	Mesh  int       // index into Scene.Meshes
+	Times []float32 // seconds, strictly increasing, all >= 0
+	Shown []bool    // one per time
 }
 
 // Channel animates one property of one node.

@@ -198,6 +198,26 @@ func (s *Scene) validateAnimation(i int) error {
 			return invalid(cw(), "bad rounding %v", ch.Rounding)
 		}
 	}
+	seen := make(map[int]bool, len(a.Visibility))
+	for vi := range a.Visibility {
+		v := &a.Visibility[vi]
+		vw := fmt.Sprintf("%s.visibility[%d]", w(), vi)
+		if v.Mesh < 0 || v.Mesh >= len(s.Meshes) {
+			return invalid(vw, "mesh %d out of range", v.Mesh)
+		}
+		if seen[v.Mesh] {
+			return invalid(vw, "mesh %d listed twice", v.Mesh)
+		}
+		seen[v.Mesh] = true
+		if len(v.Times) == 0 || len(v.Shown) != len(v.Times) {
+			return invalid(vw, "%d steps for %d times", len(v.Shown), len(v.Times))
+		}
+		for k, t := range v.Times {
+			if !finite32(t) || t < 0 || (k > 0 && t <= v.Times[k-1]) {
+				return invalid(fmt.Sprintf("%s.times[%d]", vw, k), "time %v not strictly increasing from 0", t)
+			}
+		}
+	}
 	return nil
 }
 

@@ -42,6 +42,13 @@ type builder struct {
 	tracks   []nodeTrack   // every node transform track, converted
 	warnings []string
 	mem      *scenemem.Mem // where the meshes' arrays are carved from
+
+	meshGeoset  []int       // per scene mesh, its geoset
+	geosetAnims map[int]int // geoset → the geoset animation the game uses for it
+	painted     map[paintKey]int
+	teams       map[int]teamLook   // material → how it shows the team colour
+	teamMats    map[int][]int      // material → its material per player colour (Variants)
+	tints       map[[5]float32]int // material and geoset tint → the material made for them
 }
 
 // object is one node of the hierarchy, whatever its block.
@@ -77,7 +84,7 @@ func Build(m *Model, src codec.Source, format string) (*scene.Scene, error) {
 		Extras:      scene.Extras{},
 		PlainExtras: true, // plain.go; TestBuildExtrasPlain holds it
 	}
-	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations); err != nil {
+	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations, b.appearance); err != nil {
 		return nil, err
 	}
 	b.modelExtras()
@@ -289,9 +296,12 @@ func (b *builder) textures() error {
 	return nil
 }
 
-// materials maps each material's first layer to glTF terms and keeps every layer in Extras.
+// materials maps each material to glTF terms as the game draws it at the default frame (see
+// looks.go) and keeps every layer in Extras.
 func (b *builder) materials() error {
-	for i, m := range b.m.Materials {
+	sp, _ := b.defaultSpan()
+	for i := range b.m.Materials {
+		m := &b.m.Materials[i]
 		mat := scene.Material{
 			Name: fmt.Sprintf("Material%d", i), BaseColor: [4]float32{1, 1, 1, 1}, Texture: -1,
 			AlphaMode: scene.AlphaOpaque,
@@ -300,33 +310,11 @@ func (b *builder) materials() error {
 		mat.Flags = materialFlagNames(m.Flags)
 		if len(m.Layers) == 0 {
 			b.warn("material %d has no layers", i)
+			mat.Extras["technique"] = "no layers: plain white"
 			b.s.Materials = append(b.s.Materials, mat)
 			continue
 		}
-		l := m.Layers[0]
-		if l.TextureID >= 0 && int(l.TextureID) < len(b.s.Textures) {
-			mat.Texture = int(l.TextureID)
-		} else {
-			b.warn("material %d: layer 0 names texture %d of %d", i, l.TextureID, len(b.s.Textures))
-		}
-		mat.TexCoord = int(l.CoordID)
-		if l.AlphaTrack == nil && finite(l.Alpha) {
-			mat.BaseColor[3] = min(max(l.Alpha, 0), 1)
-		}
-		switch l.FilterMode {
-		case FilterNone:
-		case FilterTransparent:
-			mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, TransparentCutoff
-		default:
-			mat.AlphaMode = scene.AlphaBlend
-		}
-		mat.DoubleSided = l.Shading&ShadeTwoSided != 0
-		mat.Unlit = l.Shading&ShadeUnshaded != 0
-		mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
-		mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
-		if l.TextureTrack != nil {
-			b.warn("material %d: layer 0 animates its texture id (flip-book); the static texture %d is used", i, l.TextureID)
-		}
+		b.look(i, &mat, sp)
 		b.s.Materials = append(b.s.Materials, mat)
 	}
 	return nil
@@ -352,6 +340,7 @@ func (b *builder) meshes() error {
 		}
 		if mesh != nil {
 			b.s.Meshes = append(b.s.Meshes, *mesh)
+			b.meshGeoset = append(b.meshGeoset, gi)
 		}
 	}
 	if len(b.s.Meshes) == 0 && dropped != nil {

@@ -364,7 +364,8 @@ func TestBuildScene(t *testing.T) {
 	if !slices.Contains(m0.Flags, "FilterMode:Transparent") || !slices.Contains(m0.Flags, "TwoSided") {
 		t.Errorf("material 0 flags %v", m0.Flags)
 	}
-	if m1.AlphaMode != scene.AlphaBlend || m1.BaseColor[3] != 0.5 || m1.Texture != 1 || m1.DoubleSided {
+	// Material 1's layer is the team colour, additive: player 1's red, no picture.
+	if m1.AlphaMode != scene.AlphaBlend || m1.BaseColor != [4]float32{1, linear(3.0 / 255), linear(3.0 / 255), 0.5} || m1.Texture != -1 || m1.DoubleSided {
 		t.Errorf("material 1 %+v", m1)
 	}
 	if tx := s.Textures[0]; tx.Path != `Textures\Foo.blp` || !tx.WrapU || !tx.WrapV {

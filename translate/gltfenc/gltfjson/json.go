@@ -111,7 +111,7 @@ func Writable(doc *gltf.Document) bool {
 			return false
 		}
 		for _, p := range m.Primitives {
-			if p == nil || p.Mode != gltf.PrimitiveTriangles || len(p.Targets) > 0 {
+			if p == nil || p.Mode != gltf.PrimitiveTriangles || slices.ContainsFunc(p.Targets, func(t gltf.PrimitiveAttributes) bool { return t == nil }) {
 				return false
 			}
 		}
@@ -791,6 +791,10 @@ func (w *jsonWriter) primitive(b []byte, p *gltf.Primitive) []byte {
 	b = w.attributes(b, p.Attributes)
 	b = w.optIndex(b, &f, `"indices":`, p.Indices)
 	b = w.optIndex(b, &f, `"material":`, p.Material)
+	if len(p.Targets) > 0 {
+		b = w.key(b, &f, `"targets":`)
+		b = array(w, b, p.Targets, w.attributes)
+	}
 	return append(b, '}')
 }
 

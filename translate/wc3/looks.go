@@ -1,0 +1,272 @@
+package wc3
+
+import (
+	"fmt"
+
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// This file maps a material's layers to one glTF material, as the game blends them:
+//
+//   - the layer shown is the first whose alpha is above VisibleAlpha at the default frame;
+//   - None is opaque, Transparent an alpha mask at TransparentCutoff, Blend blended;
+//   - Additive and AddAlpha add light: the picture gets its alpha from its brightness
+//     (scene.Look.Additive), so that black stays transparent;
+//   - Modulate and Modulate2x darken what is behind: black with alpha from darkness;
+//   - a team colour layer (replaceable 1) under a texture layer becomes one picture of the
+//     texture over the player's colour, as the game draws the two; alone, the player's colour;
+//   - a team glow layer (replaceable 2) with no file becomes a painted glow of that colour;
+//   - an additive layer above the shown one becomes the material's emission;
+//   - Unshaded becomes KHR_materials_unlit, TwoSided doubleSided.
+//
+// Player 1's colour (red) is the default look; every player's colour is a material variant.
+
+// PlayerColor is one of the game's player colours.
+type PlayerColor struct {
+	Name string
+	RGB  [3]uint8 // sRGB
+}
+
+// PlayerColors are the game's 24 player colours, in player order.
+var PlayerColors = [...]PlayerColor{
+	{"Red", [3]uint8{255, 3, 3}}, {"Blue", [3]uint8{0, 66, 255}}, {"Teal", [3]uint8{28, 230, 185}},
+	{"Purple", [3]uint8{84, 0, 129}}, {"Yellow", [3]uint8{255, 252, 1}}, {"Orange", [3]uint8{254, 138, 14}},
+	{"Green", [3]uint8{32, 192, 0}}, {"Pink", [3]uint8{229, 91, 176}}, {"Gray", [3]uint8{149, 150, 151}},
+	{"Light Blue", [3]uint8{126, 191, 241}}, {"Dark Green", [3]uint8{16, 98, 70}}, {"Brown", [3]uint8{78, 42, 4}},
+	{"Maroon", [3]uint8{155, 0, 0}}, {"Navy", [3]uint8{0, 0, 195}}, {"Turquoise", [3]uint8{0, 234, 255}},
+	{"Violet", [3]uint8{190, 0, 254}}, {"Wheat", [3]uint8{235, 205, 135}}, {"Peach", [3]uint8{248, 164, 139}},
+	{"Mint", [3]uint8{191, 255, 128}}, {"Lavender", [3]uint8{220, 185, 235}}, {"Coal", [3]uint8{40, 40, 40}},
+	{"Snow", [3]uint8{235, 240, 255}}, {"Emerald", [3]uint8{0, 120, 30}}, {"Peanut", [3]uint8{164, 111, 51}},
+}
+
+// srgb returns player p's colour as sRGB fractions (for pictures).
+func srgb(p int) *[3]float32 {
+	c := PlayerColors[p].RGB
+	return &[3]float32{float32(c[0]) / 255, float32(c[1]) / 255, float32(c[2]) / 255}
+}
+
+func linear(c float32) float32 { return scene.SRGBToLinear(c) }
+
+// teamLook is how a material shows the team colour, so that each player's variant can be made
+// once the model's own materials are all in place.
+type teamLook struct {
+	kind  int // teamSolid, teamUnder or teamGlow
+	tex   int // the texture over the colour (teamUnder) or the glow's (teamGlow)
+	coord int
+	add   bool // the glow layer adds
+}
+
+const (
+	teamSolid = iota + 1
+	teamUnder
+	teamGlow
+)
+
+// paintKey names one painted picture of a model.
+type paintKey struct {
+	tex  int
+	look string
+}
+
+// paint returns the scene texture that shows texture tex as l paints it, adding it once.
+func (b *builder) paint(tex int, l scene.Look) int {
+	k := paintKey{tex, l.Key()}
+	if i, ok := b.painted[k]; ok {
+		return i
+	}
+	if b.painted == nil {
+		b.painted = map[paintKey]int{}
+	}
+	t := b.s.Textures[tex]
+	t.Look = &l
+	t.Extras = cloneExtras(t.Extras)
+	t.Extras["paintedFrom"] = int64(tex)
+	b.s.Textures = append(b.s.Textures, t)
+	b.painted[k] = len(b.s.Textures) - 1
+	return len(b.s.Textures) - 1
+}
+
+// replaceable returns the replaceable id of scene texture tex (0 for a file).
+func (b *builder) replaceable(tex int) uint32 {
+	if tex < 0 || tex >= len(b.m.Textures) {
+		return 0
+	}
+	return b.m.Textures[tex].ReplaceableID
+}
+
+// layerTexture returns the texture layer j of material i names, -1 for none.
+func (b *builder) layerTexture(i, j int) int {
+	l := &b.m.Materials[i].Layers[j]
+	if l.TextureID >= 0 && int(l.TextureID) < len(b.m.Textures) {
+		return int(l.TextureID)
+	}
+	b.warn("material %d: layer %d names texture %d of %d", i, j, l.TextureID, len(b.m.Textures))
+	return -1
+}
+
+func adds(filter uint32) bool { return filter == FilterAdditive || filter == FilterAddAlpha }
+
+// look sets mat from material i's layers at the default frame of sp.
+func (b *builder) look(i int, mat *scene.Material, sp span) {
+	ls := b.m.Materials[i].Layers
+	alphas := make([]float32, len(ls))
+	base := -1
+	for j := range ls {
+		alphas[j] = b.layerAlpha(&ls[j], sp, sp.start)
+		if base < 0 && alphas[j] > VisibleAlpha {
+			base = j
+		}
+	}
+	base = max(base, 0)
+	l := &ls[base]
+	mat.TexCoord = int(l.CoordID)
+	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
+	mat.Unlit = l.Shading&ShadeUnshaded != 0
+	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
+	mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
+	if l.TextureTrack != nil {
+		b.warn("material %d: layer %d animates its texture id (flip-book); the static texture %d is used", i, base, l.TextureID)
+	}
+	switch l.FilterMode {
+	case FilterNone:
+	case FilterTransparent:
+		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, TransparentCutoff
+	default:
+		mat.AlphaMode = scene.AlphaBlend
+	}
+	if mat.AlphaMode != scene.AlphaOpaque {
+		mat.BaseColor[3] = alphas[base]
+	}
+	technique := fmt.Sprintf("layer %d, filter mode %s", base, filterName(l.FilterMode))
+	shown := []int{base}
+	tex := b.layerTexture(i, base)
+	switch b.replaceable(tex) {
+	case 1:
+		over := -1
+		for j := base + 1; j < len(ls); j++ {
+			if t := b.layerTexture(i, j); alphas[j] > VisibleAlpha && t >= 0 && b.replaceable(t) == 0 &&
+				(ls[j].FilterMode == FilterBlend || ls[j].FilterMode == FilterTransparent) {
+				over = j
+				break
+			}
+		}
+		if over < 0 {
+			for k := range 3 {
+				mat.BaseColor[k] = linear(srgb(0)[k])
+			}
+			technique += "; team colour: player 1's colour (red), each player's as a material variant"
+			b.teamLooks(i, teamLook{kind: teamSolid})
+			break
+		}
+		ot := int(ls[over].TextureID)
+		mat.Texture = b.paint(ot, scene.Look{Under: srgb(0)})
+		mat.TexCoord = int(ls[over].CoordID)
+		shown = append(shown, over)
+		technique += fmt.Sprintf("; team colour under layer %d (%s), composited in one picture with player 1's colour (red), each player's as a material variant",
+			over, filterName(ls[over].FilterMode))
+		b.teamLooks(i, teamLook{kind: teamUnder, tex: ot, coord: int(ls[over].CoordID)})
+	case 2:
+		mat.Texture = b.paint(tex, scene.Look{Glow: srgb(0), Additive: adds(l.FilterMode)})
+		technique += "; team glow: the game's glow picture in the tree, else a painted glow of player 1's colour (red); each player's as a material variant"
+		b.teamLooks(i, teamLook{kind: teamGlow, tex: tex, add: adds(l.FilterMode)})
+	default:
+		if tex < 0 {
+			break
+		}
+		switch l.FilterMode {
+		case FilterAdditive, FilterAddAlpha:
+			mat.Texture = b.paint(tex, scene.Look{Additive: true})
+			technique += "; adds light: blended with alpha from brightness"
+		case FilterModulate, FilterModulate2x:
+			scale := float32(1)
+			if l.FilterMode == FilterModulate2x {
+				scale = 2
+			}
+			mat.Texture = b.paint(tex, scene.Look{Modulate: true, Scale: scale})
+			technique += "; darkens what is behind: black, blended with alpha from darkness"
+		default:
+			mat.Texture = tex
+		}
+	}
+	for j := shown[len(shown)-1] + 1; j < len(ls); j++ {
+		t := b.layerTexture(i, j)
+		if alphas[j] > VisibleAlpha && adds(ls[j].FilterMode) && t >= 0 && b.replaceable(t) == 0 && mat.Emission == nil {
+			a := alphas[j]
+			mat.Emission = &scene.Emission{Texture: t, TexCoord: int(ls[j].CoordID), Factor: [3]float32{a, a, a}}
+			shown = append(shown, j)
+			technique += fmt.Sprintf("; layer %d (%s) as emission", j, filterName(ls[j].FilterMode))
+		}
+	}
+	if mat.Unlit {
+		technique += "; unshaded: KHR_materials_unlit"
+	}
+	var left []int
+	for j := range ls {
+		if !containsInt(shown, j) {
+			left = append(left, j)
+		}
+	}
+	if len(left) > 0 {
+		mat.Extras["layersNotShown"] = scene.Ints(left)
+	}
+	mat.Extras["technique"] = technique
+}
+
+func containsInt(v []int, x int) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// teamLooks records that material i shows the team colour as t.
+func (b *builder) teamLooks(i int, t teamLook) {
+	if b.teams == nil {
+		b.teams = map[int]teamLook{}
+	}
+	b.teams[i] = t
+}
+
+// playerMaterial returns material mat (one of the model's) as player p shows it; p 0 is mat.
+func (b *builder) playerMaterial(mat, p int) int {
+	t, ok := b.teams[mat]
+	if !ok || p == 0 {
+		return mat
+	}
+	if b.teamMats == nil {
+		b.teamMats = map[int][]int{}
+	}
+	if ms := b.teamMats[mat]; ms != nil {
+		return ms[p]
+	}
+	ms := make([]int, len(PlayerColors))
+	ms[0] = mat
+	for q := 1; q < len(PlayerColors); q++ {
+		m := b.s.Materials[mat]
+		m.Name = fmt.Sprintf("%s %s", m.Name, PlayerColors[q].Name)
+		m.Extras = cloneExtras(m.Extras)
+		m.Extras["player"] = int64(q + 1)
+		switch t.kind {
+		case teamSolid:
+			for k := range 3 {
+				m.BaseColor[k] = linear(srgb(q)[k])
+			}
+		case teamUnder:
+			// One picture per player would cost a picture each; the texture over black and
+			// its transparency as the emission of the player's colour cost two for all.
+			m.Texture = b.paint(t.tex, scene.Look{Under: &[3]float32{}})
+			c := srgb(q)
+			m.Emission = &scene.Emission{Texture: b.paint(t.tex, scene.Look{Mask: true}), TexCoord: t.coord,
+				Factor: [3]float32{linear(c[0]), linear(c[1]), linear(c[2])}}
+			m.Extras["technique"] = fmt.Sprintf("team colour: the texture over black, the player's colour (%s) emitted where it is transparent", PlayerColors[q].Name)
+		case teamGlow:
+			m.Texture = b.paint(t.tex, scene.Look{Glow: srgb(q), Additive: t.add})
+		}
+		ms[q] = len(b.s.Materials)
+		b.s.Materials = append(b.s.Materials, m)
+	}
+	b.teamMats[mat] = ms
+	return ms[p]
+}
