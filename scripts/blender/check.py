@@ -38,6 +38,13 @@ glTF/GLB
               CUBICSPLINE tangents and interpolates quaternion components linearly, so a file
               can be valid and still play differently in Blender.
 
+  visibility  every step of every animation's "visibility" in the .json (a geoset the game
+              shows or hides), played in Blender at the middle of the step: the mesh object's
+              evaluated surface (shape keys, armature) has no area where the step hides it, and
+              area where it shows it; and the first animation (the one Blender makes active on
+              import) at its start agrees with each mesh's "visible". modelfs hides a mesh with
+              a morph target "hidden" at weight 1, which Blender plays as a shape key.
+
   Vertex counting: the importer is run with merge_vertices=False (its default, passed
   explicitly). It then makes exactly one Blender vertex per glTF vertex that some triangle
   references (it takes np.unique of each primitive's indices), so the vertex totals compare 1:1
@@ -489,6 +496,9 @@ def motion_check(path, bounds):
     for o in owners:
         for tr in o.animation_data.nla_tracks:
             tr.mute = True
+    # Tracks that only show or hide meshes (shape keys) move no joint.
+    elsewhere = {tr.name for o in bpy.data.objects if o.type == "MESH" and o.data.shape_keys and o.data.shape_keys.animation_data
+                 for tr in o.data.shape_keys.animation_data.nla_tracks}
     worst, played, missing = (0.0, None), 0, []
     tracks = track_names([a[0] for a in motion.animations])
     for ai, ((name, _, end), track) in enumerate(zip(motion.animations, tracks)):
@@ -496,7 +506,8 @@ def motion_check(path, bounds):
         for o in owners:
             strips[o] = next((st for tr in o.animation_data.nla_tracks if tr.name == track for st in tr.strips if st.action), None)
         if not any(strips.values()):
-            missing.append(track)
+            if track not in elsewhere:
+                missing.append(track)
             continue
         played += 1
         for o, st in strips.items():
@@ -532,6 +543,71 @@ def motion_check(path, bounds):
     if missing:
         note += "; no NLA track for %s" % ", ".join(repr(m) for m in missing)
     return worst[0] <= tol and not missing, note
+
+
+def mesh_area(obj, depsgraph):
+    """The area of obj's evaluated surface (shape keys and armature applied), object space."""
+    ev = obj.evaluated_get(depsgraph)
+    me = ev.to_mesh()
+    try:
+        return float(sum(p.area for p in me.polygons))
+    finally:
+        ev.to_mesh_clear()
+
+
+def visibility_check(doc):
+    """Plays each animation's visibility steps (see the docstring) and returns (ok, note)."""
+    anims = doc.get("animations", [])
+    if not any(a.get("visibility") for a in anims):
+        return True, None
+    meshes = doc.get("meshes", [])
+    objs = {}
+    for o in bpy.data.objects:
+        if o.type == "MESH":
+            objs.setdefault(o.data.name, []).append(o)
+    keys = {id(k): k for o in bpy.data.objects if o.type == "MESH" and o.data.shape_keys for k in [o.data.shape_keys]}
+    owners = [o for o in bpy.data.objects if o.animation_data is not None] + [k for k in keys.values() if k.animation_data]
+    scene = bpy.context.scene
+    fps = scene.render.fps / scene.render.fps_base
+    tracks = track_names([a["name"] for a in anims])
+    checked, bad = 0, []
+    for ai, (a, track) in enumerate(zip(anims, tracks)):
+        for o in owners:
+            st = next((st for tr in o.animation_data.nla_tracks if tr.name == track for st in tr.strips if st.action), None)
+            o.animation_data.action = st.action if st else None
+        steps = a.get("visibility") or []
+        if ai == 0:
+            # Blender shows the first animation on import: its start is the default scene.
+            steps = steps + [{"mesh": i, "times": [0], "shown": [m["visible"]]} for i, m in enumerate(meshes)
+                             if not any(v["mesh"] == i for v in steps)]
+        for v in steps:
+            m = meshes[v["mesh"]]
+            found = objs.get(m["name"], [])
+            if len(found) != 1:
+                bad.append("animation %r: mesh %r: %d objects of that name" % (a["name"], m["name"], len(found)))
+                continue
+            obj = found[0]
+            rest = sum(p.area for p in obj.data.polygons)
+            if rest <= 0:
+                continue
+            times = v["times"]
+            for k, shown in enumerate(v["shown"]):
+                end = times[k + 1] if k + 1 < len(times) else max(a["duration"], times[k])
+                t = (times[k] + end) / 2 if ai > 0 or k > 0 else times[k]
+                frame = t * fps
+                scene.frame_set(int(np.floor(frame)), subframe=float(frame - np.floor(frame)))
+                area = mesh_area(obj, bpy.context.evaluated_depsgraph_get())
+                checked += 1
+                if shown and area <= 1e-3 * rest:
+                    bad.append("animation %r at %.3fs: mesh %r should show, area %.3g of %.3g" % (a["name"], t, m["name"], area, rest))
+                if not shown and area > 1e-6 * rest:
+                    bad.append("animation %r at %.3fs: mesh %r should be hidden, area %.3g of %.3g" % (a["name"], t, m["name"], area, rest))
+    for o in owners:
+        o.animation_data.action = None
+    note = "visibility: %d steps played, %d wrong" % (checked, len(bad))
+    if bad:
+        note += ": " + "; ".join(bad[:6])
+    return not bad, note
 
 
 # ---------------------------------------------------------------------------------------------
@@ -783,6 +859,11 @@ def check_file(path, args, root):
             notes.append(note)
         if not ok:
             bad.append("motion")
+        ok, note = visibility_check(doc)
+        if note:
+            notes.append(note)
+        if not ok:
+            bad.append("visibility")
 
     parts = ["%s %d/%d" % (k, got[k], wanted[k]) for k in keys]
     if kind == "gltf":

@@ -118,12 +118,12 @@ func compareAnimations(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.D
 	t.Helper()
 	byName := readback.Animations(doc)
 	checked := 0
-	for ai, seq := range raw.Sequences {
+	for _, seq := range raw.Sequences {
 		ga := byName[seq.Name]
 		if ga == nil {
 			continue // an animation with no channels is left out of the glTF
 		}
-		dur := float64(s.Animations[ai].Duration)
+		dur := float64(animationNamed(s, seq.Name).Duration)
 		for _, ch := range ga.Channels {
 			if ch.Target.Path == gltf.TRSWeights {
 				continue // a geoset shown or hidden: compared by the appearance tests
@@ -261,12 +261,12 @@ func compareSkeletons(t *testing.T, raw *wc3.Model, s *scene.Scene, doc *gltf.Do
 	limit := 4e-4 * size
 	byName := readback.Animations(doc)
 	worst := 0.0
-	for ai, seq := range raw.Sequences {
+	for _, seq := range raw.Sequences {
 		ga := byName[seq.Name]
 		if ga == nil {
 			continue
 		}
-		dur := float64(s.Animations[ai].Duration)
+		dur := float64(animationNamed(s, seq.Name).Duration)
 		win := anim.Window{Start: int64(seq.Interval[0]), End: int64(seq.Interval[1])}
 		channels := map[[2]int]*gltf.AnimationSampler{}
 		for _, ch := range ga.Channels {
@@ -394,4 +394,15 @@ func modelDiagonal(s *scene.Scene) float64 {
 		}
 	}
 	return math.Sqrt(sq(hi[0]-lo[0]) + sq(hi[1]-lo[1]) + sq(hi[2]-lo[2]))
+}
+
+// animationNamed returns the scene's animation of that name (the decoder puts the default
+// sequence first, so indices differ from the file's).
+func animationNamed(s *scene.Scene, name string) *scene.Animation {
+	for i := range s.Animations {
+		if s.Animations[i].Name == name {
+			return &s.Animations[i]
+		}
+	}
+	return &scene.Animation{}
 }

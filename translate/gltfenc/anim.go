@@ -87,6 +87,7 @@ func (e *encoder) animations() {
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)
 		}
+		moving := len(out.Channels)
 		for vi := range a.Visibility {
 			v := &a.Visibility[vi]
 			if v.Mesh < 0 || v.Mesh >= len(s.Meshes) || len(v.Times) == 0 || len(v.Shown) != len(v.Times) {
@@ -100,12 +101,12 @@ func (e *encoder) animations() {
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)
 		}
-		if len(out.Channels) == 0 && len(s.Nodes) > 0 {
+		if moving == 0 && len(s.Nodes) > 0 {
 			rest := e.restChannel(a.Duration)
 			sm, ch := &samplers[used], &channels[used]
 			used++
 			sm.Input, sm.Output, sm.Interpolation = e.keyTimes(start, rest.Times), e.keyValues(start, &rest), gltf.InterpolationStep
-			ch.Sampler = 0
+			ch.Sampler = len(out.Samplers)
 			ch.Target.Node, ch.Target.Path = e.index(rest.Node), gltf.TRSProperty(rest.Path)
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)

@@ -273,6 +273,9 @@ func (b *builder) appearance() error {
 			continue
 		}
 		orig := m.Material
+		if m.Hidden {
+			st.alpha = 1 // its colour is what it shows when an animation shows it
+		}
 		m.Material = b.tinted(orig, st, gi)
 		if _, ok := b.teams[orig]; ok {
 			teams = true
@@ -298,6 +301,11 @@ func (b *builder) appearance() error {
 			if len(shown) > 1 || shown[0] == b.s.Meshes[mi].Hidden {
 				changing[mi] = true
 			}
+			if last := len(times) - 1; a.Duration > times[last] {
+				// Held to the end, so that a player that takes a clip's length from its keys
+				// (Blender's action range) plays it whole.
+				times, shown = append(times, a.Duration), append(shown, shown[last])
+			}
 			steps[ai] = append(steps[ai], scene.Visibility{Mesh: mi, Times: times, Shown: shown})
 		}
 	}
@@ -310,13 +318,39 @@ func (b *builder) appearance() error {
 		}
 		b.s.Animations[ai].Visibility = vs
 	}
+	b.defaultFirst(si)
 	return nil
+}
+
+// defaultFirst moves the animation of sequence si (the default pose's) to the front: glTF
+// readers show the first animation on import (Blender makes it the active action), and the
+// game shows Stand. The others keep the file's order; each records its sequence's index.
+func (b *builder) defaultFirst(si int) {
+	at := -1
+	for ai := range b.s.Animations {
+		a := &b.s.Animations[ai]
+		seq := slices.IndexFunc(b.m.Sequences, func(s Sequence) bool {
+			return s.Name == a.Name && int64(s.Interval[0]) == int64(math.Round(a.Start*1000))
+		})
+		a.Extras["sequence"] = int64(seq)
+		if seq == si && si >= 0 && at < 0 {
+			at = ai
+		}
+	}
+	if at > 0 {
+		d := b.s.Animations[at]
+		copy(b.s.Animations[1:at+1], b.s.Animations[:at])
+		b.s.Animations[0] = d
+	}
 }
 
 // tinted returns material mat as geoset gi shows it with state st: mat itself when the geoset
 // is not tinted, else a copy of it with the geoset's colour (and, where the material blends,
 // alpha) multiplied in, made once per material and tint.
 func (b *builder) tinted(mat int, st geosetState, gi int) int {
+	if b.s.Materials[mat].AlphaMode == scene.AlphaOpaque {
+		st.alpha = 1 // the game ignores alpha on opaque layers
+	}
 	if st.color == [3]float32{1, 1, 1} && st.alpha == 1 {
 		return mat
 	}
@@ -329,9 +363,7 @@ func (b *builder) tinted(mat int, st geosetState, gi int) int {
 	for k := range 3 {
 		m.BaseColor[k] *= linear(st.color[k])
 	}
-	if m.AlphaMode != scene.AlphaOpaque { // the game ignores alpha on opaque layers
-		m.BaseColor[3] *= st.alpha
-	}
+	m.BaseColor[3] *= st.alpha
 	if m.Emission != nil { // the geoset's colour tints every layer
 		e := *m.Emission
 		for k := range 3 {

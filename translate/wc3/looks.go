@@ -136,6 +136,11 @@ func (b *builder) look(i int, mat *scene.Material, sp span) {
 	}
 	if mat.AlphaMode != scene.AlphaOpaque {
 		mat.BaseColor[3] = alphas[base]
+		if alphas[base] <= VisibleAlpha {
+			// Not drawn at the default frame, so the geoset is hidden there: the alpha it has
+			// when an animation shows it is the one worth keeping.
+			mat.BaseColor[3] = peakAlpha(l)
+		}
 	}
 	technique := fmt.Sprintf("layer %d, filter mode %s", base, filterName(l.FilterMode))
 	shown := []int{base}
@@ -269,4 +274,16 @@ func (b *builder) playerMaterial(mat, p int) int {
 	}
 	b.teamMats[mat] = ms
 	return ms[p]
+}
+
+// peakAlpha is the largest alpha layer l takes: its static alpha, or its track's largest value.
+func peakAlpha(l *Layer) float32 {
+	if l.AlphaTrack == nil || len(l.AlphaTrack.Values) == 0 {
+		return clamp01(l.Alpha)
+	}
+	var p float32
+	for _, v := range l.AlphaTrack.Values {
+		p = max(p, clamp01(v))
+	}
+	return p
 }
