@@ -32,7 +32,7 @@ func (memo imageFiles) paint(src codec.Source, t *scene.Texture) ([]byte, error)
 func (memo imageFiles) painted(src codec.Source, t *scene.Texture) ([]byte, error) {
 	l := t.Look
 	if l.Glow != nil {
-		return pngenc.Encode(glow(*l.Glow))
+		return pngenc.Encode(Glow(*l.Glow))
 	}
 	var data []byte
 	var err error
@@ -109,9 +109,10 @@ func repaint(px *image.NRGBA, l *scene.Look) {
 
 func byte8(v float64) uint8 { return uint8(min(max(math.Round(v), 0), 255)) }
 
-// glow paints a round glow of colour c: opaque at the centre, fading to transparent at the
-// edge as the square of the distance.
-func glow(c [3]float32) *image.NRGBA {
+// Glow paints a round glow of colour c (sRGB fractions): opaque at the centre, fading to
+// transparent at the edge as the square of the distance. It stands in for the game's team glow
+// picture, which the game keeps in its own archives.
+func Glow(c [3]float32) *image.NRGBA {
 	px := image.NewNRGBA(image.Rect(0, 0, glowSize, glowSize))
 	mid := float64(glowSize-1) / 2
 	for y := range glowSize {

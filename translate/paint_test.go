@@ -42,7 +42,7 @@ func TestRepaint(t *testing.T) {
 
 // TestGlow checks the painted team glow: its colour, opaque at the centre, clear at the edge.
 func TestGlow(t *testing.T) {
-	img := glow([3]float32{1, 3.0 / 255, 3.0 / 255})
+	img := Glow([3]float32{1, 3.0 / 255, 3.0 / 255})
 	c := img.NRGBAAt(glowSize/2, glowSize/2)
 	if c.R != 255 || c.G != 3 || c.A < 240 {
 		t.Errorf("centre %v", c)

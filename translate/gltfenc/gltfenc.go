@@ -644,16 +644,7 @@ func (e *encoder) material(i int) (*gltf.Material, error) {
 		if ti := e.texture(m.Texture, m.TexCoord); ti != nil {
 			pbr.BaseColorTexture = ti
 		} else {
-			t := &e.s.Textures[m.Texture]
-			x["texture"] = textureExtras(t, m.TexCoord)
-			if t.Look != nil && t.Look.Under != nil {
-				// A picture over a colour that cannot be painted (its file is missing): the
-				// colour alone.
-				u := t.Look.Under
-				pbr.BaseColorFactor = &[4]float64{
-					r32(scene.SRGBToLinear(clamp01(u[0])) * bc[0]), r32(scene.SRGBToLinear(clamp01(u[1])) * bc[1]), r32(scene.SRGBToLinear(clamp01(u[2])) * bc[2]), r32(clamp01(bc[3])),
-				}
-			}
+			x["texture"] = textureExtras(&e.s.Textures[m.Texture], m.TexCoord)
 		}
 	}
 	if em := m.Emission; em != nil {

@@ -490,7 +490,7 @@ func (w *mdlWriter) geoset(g *wc3.Geoset) {
 		w.end(1)
 	}
 	if g.VertexGroups != nil {
-		w.openN(1, "VertexGroup", len(g.VertexGroups))
+		w.open(1, "VertexGroup") // no count, as the game's own files write it
 		for _, v := range g.VertexGroups {
 			w.b = append(w.b, "\t\t"...)
 			w.i(int64(v))

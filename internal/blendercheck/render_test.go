@@ -1,0 +1,345 @@
+package blendercheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/wc3"
+)
+
+// Thresholds of the render comparison (issue 28): the silhouettes' intersection over union,
+// and the difference of the covered pixels' mean colour per channel, as a share of full scale.
+const (
+	minIoU       = 0.9
+	maxColorDiff = 0.10
+	renderSize   = 256
+)
+
+// boundByGLTF lists the models whose look glTF cannot carry in full, with the silhouette
+// agreement measured for them and why it is lower; the test holds them to that figure.
+var boundByGLTF = map[string]struct {
+	iou float64
+	why string
+}{
+	// Three additive planes cross at the centre: the game adds their light (coverage up to
+	// 3a), a blended draw compounds it (1−(1−a)³), so the glow's core reaches half cover at a
+	// smaller radius. glTF has no additive blend mode.
+	"wc3/Doodads/heroglow.mdl": {0.85, "overlapping additive planes: glTF blends, the game adds"},
+}
+
+// renderJob is one model to draw, in the form tools/mdx-parse/render.mjs and
+// scripts/blender/render.py read.
+type renderJob struct {
+	Model    string            `json:"model"`
+	Textures map[string]string `json:"textures,omitempty"`
+	Center   [3]float64        `json:"center"`
+	Half     float64           `json:"half"`
+	Eye      [3]float64        `json:"eye"`
+	Out      string            `json:"out"`
+}
+
+// renderModel is one Warcraft III model of a mounted tree, with what its .json says.
+type renderModel struct {
+	name       string // path under the tree
+	src, mount string // its folder and the mount of it
+	doc        struct {
+		Error  string `json:"error"`
+		Bounds *struct {
+			Min, Max [3]float64
+		} `json:"bounds"`
+		Textures []struct {
+			Path     string  `json:"path"`
+			Resolved *string `json:"resolved"`
+		} `json:"textures"`
+		Counts struct {
+			Meshes int `json:"meshes"`
+		} `json:"counts"`
+		Meshes []struct {
+			MaxInfluences int `json:"maxInfluences"`
+		} `json:"meshes"`
+	}
+}
+
+// TestRenderMatchesTheGame draws every Warcraft III model of the sample tree and the corpus
+// twice with one orthographic camera, at the first frame of its Stand: with mdx-m3-viewer, a
+// WebGL renderer of the game's own formats, in headless Chromium, and from the mount's .glb in
+// headless Blender. The silhouettes must agree to minIoU and the covered pixels' mean colour to
+// maxColorDiff per channel. Both images of a model that fails are kept (the log says where).
+// Particle emitters and ribbons are left out of the reference: glTF has no place for them. The
+// game's team colour and team glow pictures live in its archives: the reference gets player 1's
+// colour and the glow modelfs paints, so that what is compared is how they are blended.
+func TestRenderMatchesTheGame(t *testing.T) {
+	bin := Binary(t)
+	repo := corpus.RepoRoot(t)
+	node, chromium := renderTools(t, repo)
+
+	trees := []string{filepath.Join(repo, "testdata", "sample")}
+	if dir := corpus.Optional(t); dir != "" {
+		trees = append(trees, dir)
+	}
+	var models []*renderModel
+	for _, tree := range trees {
+		models = append(models, wc3Models(t, tree, mount(t, tree))...)
+	}
+	if len(models) < 5 {
+		t.Fatalf("only %d Warcraft III models to render", len(models))
+	}
+
+	work := t.TempDir()
+	team := teamPictures(t, work)
+	var ref, got []renderJob
+	for i, m := range models {
+		b := m.doc.Bounds
+		// glTF's Y-up back to the game's Z-up: (x, y, z) → (x, −z, y).
+		lo := [3]float64{b.Min[0], -b.Max[2], b.Min[1]}
+		hi := [3]float64{b.Max[0], -b.Min[2], b.Max[1]}
+		var center [3]float64
+		diag := 0.0
+		for k := range 3 {
+			center[k] = (lo[k] + hi[k]) / 2
+			diag += (hi[k] - lo[k]) * (hi[k] - lo[k])
+		}
+		half := max(0.55*math.Sqrt(diag), 1)
+		textures := map[string]string{}
+		for _, tx := range m.doc.Textures {
+			if tx.Resolved != nil && tx.Path != "" {
+				textures[tx.Path] = filepath.Join(m.src, filepath.FromSlash(*tx.Resolved))
+			}
+		}
+		for k, v := range team {
+			textures[k] = v
+		}
+		job := renderJob{Textures: textures, Center: center, Half: half, Eye: [3]float64{1, -1, 0.6}}
+		job.Model, job.Out = filepath.Join(m.src, filepath.FromSlash(m.name)), filepath.Join(work, fmt.Sprintf("%02d-game.png", i))
+		ref = append(ref, job)
+		job.Model, job.Out, job.Textures = filepath.Join(m.mount, filepath.FromSlash(m.name)+".glb"), filepath.Join(work, fmt.Sprintf("%02d-blender.png", i)), nil
+		got = append(got, job)
+	}
+	t.Setenv("CHROMIUM", chromium)
+	runJobs(t, work, "game", ref, node, filepath.Join(repo, "tools", "mdx-parse", "render.mjs"))
+	runJobs(t, work, "blender", got, bin, "-b", "--factory-startup", "--python-exit-code", "1",
+		"--python", filepath.Join(repo, "scripts", "blender", "render.py"), "--")
+
+	keep := os.Getenv("MODELFS_RENDER_OUT")
+	if keep == "" {
+		keep = filepath.Join(os.TempDir(), "modelfs-render")
+	}
+	for i, m := range models {
+		a, errA := readPNG(ref[i].Out)
+		b, errB := readPNG(got[i].Out)
+		if errA != nil || errB != nil {
+			t.Errorf("%s: no image to compare: %v %v", m.name, errA, errB)
+			continue
+		}
+		iou, diff := compareRenders(a, b)
+		line := fmt.Sprintf("%s: silhouette IoU %.3f, mean colour differs by %.1f %.1f %.1f %%", m.name, iou, 100*diff[0], 100*diff[1], 100*diff[2])
+		want := minIoU
+		if b, ok := boundByGLTF[m.name]; ok {
+			want = b.iou
+			line += " (bound by glTF: " + b.why + ")"
+		}
+		if iou >= want && max(diff[0], diff[1], diff[2]) <= maxColorDiff {
+			t.Log(line)
+			continue
+		}
+		dir := filepath.Join(keep, strings.NewReplacer("/", "_", "\\", "_").Replace(m.name))
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			copyFile(ref[i].Out, filepath.Join(dir, "game.png"))
+			copyFile(got[i].Out, filepath.Join(dir, "blender.png"))
+		}
+		t.Errorf("%s (want IoU ≥ %.2f, colour within %.0f %%); both images in %s", line, want, 100*maxColorDiff, dir)
+	}
+}
+
+// renderTools finds Node.js with render.mjs's packages installed, and Chromium; it skips
+// without them, but under CI, where they are required.
+func renderTools(t *testing.T, repo string) (node, chromium string) {
+	t.Helper()
+	missing := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("CI") == "true" {
+			t.Fatalf(format, args...)
+		}
+		t.Skipf(format, args...)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node not found (apt-get install nodejs npm)")
+	}
+	if _, err := os.Stat(filepath.Join(repo, "tools", "mdx-parse", "node_modules", "playwright-core")); err != nil {
+		missing("tools/mdx-parse has no node_modules (cd tools/mdx-parse && npm ci)")
+	}
+	chromium = os.Getenv("CHROMIUM")
+	if chromium == "" {
+		if chromium, err = exec.LookPath("chromium"); err != nil {
+			missing("chromium not found (apt-get install chromium)")
+		}
+	}
+	return node, chromium
+}
+
+// wc3Models lists the Warcraft III models of a tree that have meshes and translate, with the
+// .json the mount serves beside each.
+func wc3Models(t *testing.T, tree, mnt string) []*renderModel {
+	t.Helper()
+	var out []*renderModel
+	err := filepath.WalkDir(tree, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext != ".mdx" && ext != ".mdl" {
+			return nil
+		}
+		rel, _ := filepath.Rel(tree, p)
+		m := &renderModel{name: filepath.ToSlash(rel), src: tree, mount: mnt}
+		data, err := os.ReadFile(filepath.Join(mnt, rel+".json"))
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, &m.doc); err != nil {
+			return fmt.Errorf("%s.json: %v", rel, err)
+		}
+		switch {
+		case m.doc.Error != "":
+			t.Logf("%s: not rendered: its .json is an error document: %s", rel, m.doc.Error)
+		case m.doc.Counts.Meshes == 0 || m.doc.Bounds == nil:
+			t.Logf("%s: not rendered: no meshes", rel)
+		case slices.ContainsFunc(m.doc.Meshes, func(x struct {
+			MaxInfluences int `json:"maxInfluences"`
+		}) bool {
+			return x.MaxInfluences > 4
+		}):
+			// mdx-m3-viewer 5.12 draws a vertex of such a group out of place even at rest (the
+			// same model with groups of 4 draws right), so it cannot be the reference.
+			t.Logf("%s: not rendered: a matrix group of more than 4 objects, which the reference renderer draws wrong", rel)
+		default:
+			out = append(out, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// teamPictures writes the team colour and team glow pictures the reference renderer is given
+// for player 1, and returns them by the paths mdx-m3-viewer asks for.
+func teamPictures(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	c := wc3.PlayerColors[0].RGB
+	solid := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	draw.Draw(solid, solid.Rect, image.NewUniform(color.NRGBA{c[0], c[1], c[2], 255}), image.Point{}, draw.Src)
+	glow := translate.Glow([3]float32{float32(c[0]) / 255, float32(c[1]) / 255, float32(c[2]) / 255})
+	out := map[string]string{}
+	for name, img := range map[string]*image.NRGBA{"TeamColor00": solid, "TeamGlow00": glow} {
+		p := filepath.Join(dir, name+".tga")
+		if err := os.WriteFile(p, fixtures.TGA32(img), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		kind := strings.TrimSuffix(name, "00")
+		out[`ReplaceableTextures\`+kind+`\`+name+".blp"] = p
+	}
+	return out
+}
+
+// runJobs writes jobs to a file and runs the renderer (args, then that file) on them.
+func runJobs(t *testing.T, dir, name string, jobs []renderJob, bin string, args ...string) {
+	t.Helper()
+	spec, err := json.Marshal(map[string]any{"size": renderSize, "jobs": jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, name+"-jobs.json")
+	if err := os.WriteFile(file, spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append(args, file)...)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if strings.Contains(line, "FAILED") || strings.Contains(line, `"ok":false`) || strings.HasPrefix(line, "RENDERED") || strings.HasPrefix(line, "{") || strings.Contains(line, "rror") {
+			t.Logf("%s: %s", name, line)
+		}
+	}
+	if err != nil {
+		t.Errorf("%s renderer: %v", name, err)
+	}
+	t.Logf("%s: %d models in %v", name, len(jobs), time.Since(start).Round(time.Millisecond))
+}
+
+func readPNG(p string) (*image.NRGBA, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, err
+	}
+	out := image.NewNRGBA(img.Bounds())
+	draw.Draw(out, out.Rect, img, img.Bounds().Min, draw.Src)
+	return out, nil
+}
+
+func copyFile(from, to string) {
+	if data, err := os.ReadFile(from); err == nil {
+		_ = os.WriteFile(to, data, 0o644)
+	}
+}
+
+// compareRenders returns the intersection over union of the two silhouettes (pixels at least
+// half covered), and, over the pixels both cover, the difference of the mean colour per
+// channel (each pixel composited over mid grey, so that partial cover counts), as a share of
+// full scale.
+func compareRenders(a, b *image.NRGBA) (iou float64, diff [3]float64) {
+	var inter, union int
+	var sumA, sumB [3]float64
+	for i := 0; i+3 < len(a.Pix) && i+3 < len(b.Pix); i += 4 {
+		ca, cb := a.Pix[i+3] >= 128, b.Pix[i+3] >= 128
+		if ca || cb {
+			union++
+		}
+		if !(ca && cb) {
+			continue
+		}
+		inter++
+		for k := range 3 {
+			sumA[k] += over(a.Pix[i+k], a.Pix[i+3])
+			sumB[k] += over(b.Pix[i+k], b.Pix[i+3])
+		}
+	}
+	if union == 0 {
+		return 1, diff
+	}
+	iou = float64(inter) / float64(union)
+	if inter > 0 {
+		for k := range 3 {
+			diff[k] = math.Abs(sumA[k]-sumB[k]) / float64(inter) / 255
+		}
+	}
+	return iou, diff
+}
+
+// over composites one channel of a pixel over mid grey.
+func over(c, a uint8) float64 {
+	al := float64(a) / 255
+	return float64(c)*al + 128*(1-al)
+}
