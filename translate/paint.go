@@ -76,12 +76,24 @@ func repaint(px *image.NRGBA, l *scene.Look) {
 		}
 	}
 	scale := float64(max(l.Scale, 1))
+	var key [3]float64
+	if l.ColorKey != nil {
+		for k := range 3 {
+			key[k] = math.Round(float64(min(max(l.ColorKey[k], 0), 1)) * 255)
+		}
+	}
 	w, h := px.Rect.Dx(), px.Rect.Dy()
 	for y := range h {
 		row := px.Pix[y*px.Stride : y*px.Stride+4*w]
 		for x := 0; x < len(row); x += 4 {
 			p := row[x : x+4 : x+4]
 			r, g, b, a := float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])
+			if l.Opaque {
+				a = 255
+			}
+			if l.ColorKey != nil && r == key[0] && g == key[1] && b == key[2] {
+				a = 0
+			}
 			br := max(r, g, b)
 			switch {
 			case l.Additive:

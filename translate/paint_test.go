@@ -28,6 +28,9 @@ func TestRepaint(t *testing.T) {
 		{"modulate white keeps", scene.Look{Modulate: true, Scale: 1}, color.NRGBA{255, 255, 255, 255}, color.NRGBA{0, 0, 0, 0}},
 		{"modulate grey halves", scene.Look{Modulate: true, Scale: 1}, color.NRGBA{128, 128, 128, 255}, color.NRGBA{0, 0, 0, 127}},
 		{"modulate 2x grey keeps", scene.Look{Modulate: true, Scale: 2}, color.NRGBA{128, 128, 128, 255}, color.NRGBA{0, 0, 0, 0}},
+		{"no-alpha add ignores alpha", scene.Look{Opaque: true, Additive: true}, color.NRGBA{64, 32, 0, 0}, color.NRGBA{255, 128, 0, 64}},
+		{"colour key", scene.Look{ColorKey: &[3]float32{1, 0, 1}}, color.NRGBA{255, 0, 255, 255}, color.NRGBA{255, 0, 255, 0}},
+		{"not the colour key", scene.Look{ColorKey: &[3]float32{1, 0, 1}}, color.NRGBA{255, 1, 255, 255}, color.NRGBA{255, 1, 255, 255}},
 		{"modulate discarded", scene.Look{Modulate: true, Scale: 1}, color.NRGBA{0, 0, 0, 2}, color.NRGBA{0, 0, 0, 0}},
 	}
 	for _, tt := range tests {

@@ -293,12 +293,31 @@ func (b *builder) material(ui int, u *TexUnit) int {
 	} else {
 		b.warn("texture unit %d names material %d of %d; opaque", ui, u.Material, len(m.Materials))
 	}
+	// glTF blends, as the game's Alpha mode does; the game's adding and multiplying modes get
+	// a picture that blending turns into them (scene.Look).
+	technique := "blend mode " + blendName(mm.Blend)
+	var look *scene.Look
 	switch mm.Blend {
 	case 0:
 	case 1:
 		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, AlphaKeyCutoff
+	case 3: // NoAlphaAdd: the colour is added whatever the alpha
+		look = &scene.Look{Opaque: true, Additive: true}
+		technique += "; adds light: blended with alpha from brightness"
+	case 4:
+		look = &scene.Look{Additive: true}
+		technique += "; adds light: blended with alpha from brightness"
+	case 5, 6:
+		look = &scene.Look{Modulate: true, Scale: float32(mm.Blend - 4)}
+		technique += "; darkens what is behind: black, blended with alpha from darkness"
 	default:
 		mat.AlphaMode = scene.AlphaBlend
+	}
+	if look != nil {
+		mat.AlphaMode = scene.AlphaBlend
+		if mat.Texture >= 0 {
+			mat.Texture = b.s.Paint(mat.Texture, *look)
+		}
 	}
 	mat.DoubleSided = mm.Flags&0x4 != 0
 	mat.Unlit = mm.Flags&0x1 != 0
@@ -322,7 +341,8 @@ func (b *builder) material(ui int, u *TexUnit) int {
 	if k.color >= 0 {
 		ex["color"] = k.color
 		c, anim := b.staticValue(&m.Colors[k.color].Color, []float32{1, 1, 1})
-		mat.BaseColor[0], mat.BaseColor[1], mat.BaseColor[2] = clamp01(c[0]), clamp01(c[1]), clamp01(c[2])
+		// The game multiplies colours as written (sRGB); glTF's factor is linear.
+		mat.BaseColor[0], mat.BaseColor[1], mat.BaseColor[2] = scene.SRGBToLinear(clamp01(c[0])), scene.SRGBToLinear(clamp01(c[1])), scene.SRGBToLinear(clamp01(c[2]))
 		if anim {
 			ex["colorAnimated"] = true
 		}
@@ -343,6 +363,10 @@ func (b *builder) material(ui int, u *TexUnit) int {
 	if k.transform >= 0 {
 		ex["textureTransform"] = k.transform
 	}
+	if mat.Unlit {
+		technique += "; unlit: KHR_materials_unlit"
+	}
+	ex["technique"] = technique
 	mat.Extras = ex
 	b.s.Materials = append(b.s.Materials, mat)
 	b.matOf[k] = len(b.s.Materials) - 1

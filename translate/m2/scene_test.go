@@ -76,11 +76,14 @@ func TestGeosets(t *testing.T) {
 		t.Errorf("mesh 0 overlay materials %v", s.Meshes[0].Extras["overlayMaterials"])
 	} else if mat := s.Materials[ov[0]]; mat.AlphaMode != scene.AlphaBlend || !mat.DoubleSided || !mat.Unlit || !slices.Contains(mat.Flags, "EnvironmentMap") {
 		t.Errorf("overlay material %+v", mat)
+	} else if mat.Texture < 0 || s.Textures[mat.Texture].Look == nil || !s.Textures[mat.Texture].Look.Additive {
+		// Blend mode Add: the picture's alpha is its brightness, so that blending adds it.
+		t.Errorf("overlay material's texture %+v", s.Textures[max(mat.Texture, 0)])
 	}
 	if mat := s.Materials[s.Meshes[0].Material]; mat.AlphaMode != scene.AlphaMask || mat.Texture != 0 {
 		t.Errorf("base material %+v", mat)
 	}
-	if mat := s.Materials[s.Meshes[1].Material]; mat.BaseColor != [4]float32{1, 0.5, 0.25, float32(16384) / 32767} || mat.TexCoord != 1 || len(s.Meshes[1].UVs) != 2 {
+	if mat := s.Materials[s.Meshes[1].Material]; mat.BaseColor != [4]float32{1, scene.SRGBToLinear(0.5), scene.SRGBToLinear(0.25), float32(16384) / 32767} || mat.TexCoord != 1 || len(s.Meshes[1].UVs) != 2 {
 		t.Errorf("head material %+v with %d UV sets", mat, len(s.Meshes[1].UVs))
 	}
 }

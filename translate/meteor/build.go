@@ -208,8 +208,10 @@ func (b *builder) materials() {
 		for mi, m := range p.Materials {
 			gi := len(b.s.Materials)
 			mat := scene.Material{
-				Name:      fmt.Sprintf("Material%d", gi),
-				BaseColor: [4]float32{clamp01(m.Diffuse[0]), clamp01(m.Diffuse[1]), clamp01(m.Diffuse[2]), clamp01(m.Opacity)},
+				Name: fmt.Sprintf("Material%d", gi),
+				// The game's fixed-function pipeline multiplies colours as written (sRGB); glTF's
+				// factors are linear.
+				BaseColor: [4]float32{lin(m.Diffuse[0]), lin(m.Diffuse[1]), lin(m.Diffuse[2]), clamp01(m.Opacity)},
 				Texture:   -1,
 				AlphaMode: scene.AlphaOpaque,
 				Extras: scene.Extras{
@@ -251,10 +253,41 @@ func (b *builder) materials() {
 				}
 				mat.Texture = ti
 			}
+			technique := "option " + m.Option
+			switch {
+			case m.Opacity < 1:
+				technique += fmt.Sprintf("; opacity %g: blended", m.Opacity)
+			case alpha:
+				technique += "; alpha tested"
+			}
+			if key := m.ColorKey; key != [4]float64{} && mat.Texture >= 0 {
+				// A Direct3D colour key: texels of that colour are not drawn. (0 0 0 0, in every
+				// real file, is no key.)
+				c := [3]float32{clamp01(key[0]), clamp01(key[1]), clamp01(key[2])}
+				if key[0] > 1 || key[1] > 1 || key[2] > 1 { // written as 0–255
+					c = [3]float32{clamp01(key[0] / 255), clamp01(key[1] / 255), clamp01(key[2] / 255)}
+				}
+				mat.Texture = b.s.Paint(mat.Texture, scene.Look{ColorKey: &c})
+				if mat.AlphaMode == scene.AlphaOpaque {
+					mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, AlphaCutoff
+				}
+				technique += "; colour key: those texels transparent"
+			}
+			if e := m.Emissive; e != [3]float64{} {
+				mat.Emission = &scene.Emission{Texture: -1, Factor: [3]float32{lin(e[0]), lin(e[1]), lin(e[2])}}
+				technique += "; emissive"
+			}
+			if m.TwoSide {
+				technique += "; two-sided"
+			}
+			mat.Extras["technique"] = technique
 			b.s.Materials = append(b.s.Materials, mat)
 		}
 	}
 }
+
+// lin is an sRGB fraction as glTF's linear factor.
+func lin(f float64) float32 { return scene.SRGBToLinear(clamp01(f)) }
 
 func clamp01(f float64) float32 {
 	if !(f > 0) {

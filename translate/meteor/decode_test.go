@@ -153,7 +153,7 @@ func TestFixture(t *testing.T) {
 		t.Errorf("uv %v", uv)
 	}
 	mat := s.Materials[0]
-	if mat.AlphaMode != scene.AlphaMask || !mat.DoubleSided || mat.BaseColor != [4]float32{1, 0.5, 1, 1} || s.Materials[1].AlphaMode != scene.AlphaOpaque {
+	if mat.AlphaMode != scene.AlphaMask || !mat.DoubleSided || mat.BaseColor != [4]float32{1, scene.SRGBToLinear(0.5), 1, 1} || s.Materials[1].AlphaMode != scene.AlphaOpaque {
 		t.Errorf("materials %+v", s.Materials)
 	}
 	if len(s.Textures) != 2 || s.Textures[0].Resolved != "texture/TEX01.tga" || s.Textures[1].Resolved != "texture/face01.JPG" {

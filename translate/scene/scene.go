@@ -216,15 +216,42 @@ type Texture struct {
 	// ImageError says why the resolved file cannot be shown (unreadable, corrupt); its material
 	// is then written without an image.
 	ImageError string
-	// Look, when set, makes this a picture painted for a material (see Look). No file of the
-	// mount holds it, so every glTF output embeds it.
+	// Look, when set, makes this a picture painted for a material (see Look) from texture From.
+	// No file of the mount holds it, so every glTF output embeds it.
 	Look *Look
+	From int
+}
+
+// Paint returns the texture that shows texture tex as l paints it, adding it on first use: a
+// copy of tex (same file, same wrapping) with the look.
+func (s *Scene) Paint(tex int, l Look) int {
+	key := l.Key()
+	for i := range s.Textures {
+		if t := &s.Textures[i]; t.Look != nil && t.From == tex && t.Look.Key() == key {
+			return i
+		}
+	}
+	t := s.Textures[tex]
+	t.Look, t.From = &l, tex
+	x := make(Extras, len(t.Extras)+1)
+	for k, v := range t.Extras {
+		x[k] = v
+	}
+	x["paintedFrom"] = int64(tex)
+	t.Extras = x
+	s.Textures = append(s.Textures, t)
+	return len(s.Textures) - 1
 }
 
 // Look says how a picture is painted from a texture's pixels (Resolved), or, for Glow, from
 // nothing: what a game draws in several passes or at run time, made into one image that glTF
 // can show.
 type Look struct {
+	// Opaque: alpha is taken as 1 before anything else.
+	Opaque bool
+	// ColorKey, when set, is a colour key: pixels of that colour (to half a step of 255) become
+	// transparent.
+	ColorKey *[3]float32
 	// Additive: alpha becomes the pixel's brightness (its largest channel) times its alpha,
 	// and colour is divided by that brightness, so that a blended draw adds the colour as an
 	// additive one does, and black stays transparent.
@@ -266,6 +293,14 @@ func (l *Look) Key() string {
 		return ""
 	}
 	var b strings.Builder
+	if l.Opaque {
+		b.WriteString("opaque;")
+	}
+	if l.ColorKey != nil {
+		b.WriteString("key ")
+		hex(&b, l.ColorKey)
+		b.WriteByte(';')
+	}
 	if l.Additive {
 		b.WriteString("additive;")
 	}

@@ -43,9 +43,8 @@ type builder struct {
 	warnings []string
 	mem      *scenemem.Mem // where the meshes' arrays are carved from
 
-	meshGeoset  []int       // per scene mesh, its geoset
-	geosetAnims map[int]int // geoset → the geoset animation the game uses for it
-	painted     map[paintKey]int
+	meshGeoset  []int              // per scene mesh, its geoset
+	geosetAnims map[int]int        // geoset → the geoset animation the game uses for it
 	teams       map[int]teamLook   // material → how it shows the team colour
 	teamMats    map[int][]int      // material → its material per player colour (Variants)
 	tints       map[[5]float32]int // material and geoset tint → the material made for them

@@ -62,29 +62,8 @@ const (
 	teamGlow
 )
 
-// paintKey names one painted picture of a model.
-type paintKey struct {
-	tex  int
-	look string
-}
-
-// paint returns the scene texture that shows texture tex as l paints it, adding it once.
-func (b *builder) paint(tex int, l scene.Look) int {
-	k := paintKey{tex, l.Key()}
-	if i, ok := b.painted[k]; ok {
-		return i
-	}
-	if b.painted == nil {
-		b.painted = map[paintKey]int{}
-	}
-	t := b.s.Textures[tex]
-	t.Look = &l
-	t.Extras = cloneExtras(t.Extras)
-	t.Extras["paintedFrom"] = int64(tex)
-	b.s.Textures = append(b.s.Textures, t)
-	b.painted[k] = len(b.s.Textures) - 1
-	return len(b.s.Textures) - 1
-}
+// paint returns the scene texture that shows texture tex as l paints it.
+func (b *builder) paint(tex int, l scene.Look) int { return b.s.Paint(tex, l) }
 
 // replaceable returns the replaceable id of scene texture tex (0 for a file).
 func (b *builder) replaceable(tex int) uint32 {
