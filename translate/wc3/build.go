@@ -319,8 +319,6 @@ func (b *builder) materials() error {
 	return nil
 }
 
-func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
-
 // meshes turns every geoset with triangles into a mesh.
 func (b *builder) meshes() error {
 	var dropped error
