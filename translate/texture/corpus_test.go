@@ -1,23 +1,18 @@
 package texture_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/binary"
-	"fmt"
 	"image"
 	"image/color"
-	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/translate/pngenc"
 	"github.com/modelfs/modelfs/translate/texture"
+	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
 )
 
 // The corpus textures, what they are, and a reference decoder written here from the raw bytes
@@ -195,42 +190,12 @@ func refTGA32(data []byte, w, h int) *image.NRGBA {
 	return out
 }
 
-// pillow returns a Python interpreter with Pillow (PIL), or "" when there is none.
-func pillow() string {
-	for _, py := range []string{"/usr/bin/python3", "python3"} {
-		if exec.Command(py, "-c", "import PIL.BlpImagePlugin").Run() == nil {
-			return py
-		}
-	}
-	return ""
-}
-
-const pillowDump = `
-import sys
-from PIL import Image
-for f in sys.argv[1:]:
-    im = Image.open(f)
-    im.load()
-    mode = im.mode
-    data = im.convert("RGBA").tobytes()
-    sys.stdout.write("%d %d %s %d\n" % (im.size[0], im.size[1], mode, len(data)))
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
-`
-
 // TestCorpusAgainstPillow compares every corpus texture with Pillow's decoding (Debian's
 // python3-pil), an independent implementation. Where Pillow is known to differ the comparison
 // is loosened, each for a stated reason.
 func TestCorpusAgainstPillow(t *testing.T) {
 	dir := corpus.Dir(t)
-	py := pillow()
-	if py == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("Pillow (Debian python3-pil) is needed under CI")
-		}
-		t.Skip("Pillow (python3-pil) not installed; skipping the comparison with an independent decoder")
-	}
+	py := texfix.Pillow(t)
 	tolerance := map[string]struct {
 		chans, tol int
 		opaqueOnly bool
@@ -251,24 +216,11 @@ func TestCorpusAgainstPillow(t *testing.T) {
 	for _, c := range corpusTextures {
 		paths = append(paths, filepath.Join(dir, c.path))
 	}
-	out, err := exec.Command(py, append([]string{"-c", pillowDump}, paths...)...).Output()
-	if err != nil {
-		t.Fatalf("Pillow: %v", err)
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for _, c := range corpusTextures {
-		var w, h, n int
-		var mode string
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fmt.Sscanf(strings.TrimSpace(line), "%d %d %s %d", &w, &h, &mode, &n); err != nil {
-			t.Fatalf("Pillow output %q: %v", line, err)
-		}
-		ref := image.NewNRGBA(image.Rect(0, 0, w, h))
-		if _, err := io.ReadFull(r, ref.Pix); err != nil {
-			t.Fatal(err)
+	refs := texfix.PillowDecode(t, py, paths)
+	for i, c := range corpusTextures {
+		ref, mode := refs[i].Img, refs[i].Mode
+		if ref == nil {
+			t.Fatalf("%s: Pillow: %s", c.path, refs[i].Err)
 		}
 		_, got := decodeFile(t, dir, c.path)
 		if got.Rect != ref.Rect {

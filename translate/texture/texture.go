@@ -1,11 +1,11 @@
-// Package texture decodes the textures that game models name — BLP1, BLP2 and TGA — and encodes
-// them as PNG, the format glTF viewers and Blender read.
+// Package texture decodes the textures that game models name — BLP1, BLP2, DDS and TGA — and
+// encodes them as PNG, the format glTF viewers and Blender read.
 //
-// Decode picks a codec by content (the "BLP1"/"BLP2" magic) or, for TGA, which has no magic, by
-// the ".tga" extension plus the checks of its header; the codecs live in the sub-packages blp and
-// tga, in the style of Go's image packages. Every decoding error is a *codec.FormatError, and
-// sizes beyond MaxPixels are refused (wrapping codec.ErrTooLarge) before anything large is
-// allocated. Only mip level 0 is decoded.
+// Decode picks a codec by content (the "BLP1"/"BLP2" and "DDS " magics) or, for TGA, which has
+// no magic, by the ".tga" extension plus the checks of its header; the codecs live in the
+// sub-packages blp, dds and tga, in the style of Go's image packages. Every decoding error is a
+// *codec.FormatError, and sizes beyond MaxPixels are refused (wrapping codec.ErrTooLarge) before
+// anything large is allocated. Only mip level 0 is decoded.
 package texture
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/blp"
+	"github.com/modelfs/modelfs/translate/texture/dds"
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 	"github.com/modelfs/modelfs/translate/texture/tga"
 )
@@ -30,7 +31,7 @@ const MaxSide = texerr.MaxSide
 const FormatName = "texture"
 
 // Extensions returns the file extensions (lower case, with the dot) whose files Decode reads.
-func Extensions() []string { return []string{".blp", ".tga"} }
+func Extensions() []string { return []string{".blp", ".dds", ".tga"} }
 
 // Handles reports whether name has one of the extensions Decode reads, ignoring case.
 func Handles(name string) bool {
@@ -43,14 +44,18 @@ func Handles(name string) bool {
 	return false
 }
 
-// Format returns the codec that Decode would use for data named name: "blp", "tga", or "" when
-// none applies.
+// Format returns the codec that Decode would use for data named name: "blp", "dds", "tga", or ""
+// when none applies.
 func Format(name string, data []byte) string {
 	switch {
 	case bytes.HasPrefix(data, []byte("BLP1")) || bytes.HasPrefix(data, []byte("BLP2")):
 		return blp.FormatName
+	case bytes.HasPrefix(data, []byte(dds.Magic)):
+		return dds.FormatName
 	case strings.EqualFold(path.Ext(strings.ReplaceAll(name, `\`, "/")), ".blp"):
 		return blp.FormatName // to report what is wrong with it
+	case strings.EqualFold(path.Ext(strings.ReplaceAll(name, `\`, "/")), ".dds"):
+		return dds.FormatName
 	case strings.EqualFold(path.Ext(strings.ReplaceAll(name, `\`, "/")), ".tga") || hasTGAFooter(data):
 		return tga.FormatName
 	}
@@ -73,10 +78,12 @@ func Decode(name string, data []byte) (img image.Image, err error) {
 	switch Format(name, data) {
 	case blp.FormatName:
 		return blp.Decode(name, data)
+	case dds.FormatName:
+		return dds.Decode(name, data)
 	case tga.FormatName:
 		return tga.Decode(name, data)
 	}
-	return nil, texerr.Wrap(FormatName, name, 0, codec.ErrUnknownFormat, "not a BLP or TGA texture")
+	return nil, texerr.Wrap(FormatName, name, 0, codec.ErrUnknownFormat, "not a BLP, DDS or TGA texture")
 }
 
 // DecodeConfig makes every check Decode makes of data named name short of decoding its pixels,
@@ -91,10 +98,12 @@ func DecodeConfig(name string, data []byte) (cfg image.Config, err error) {
 	switch Format(name, data) {
 	case blp.FormatName:
 		return blp.DecodeConfig(name, data)
+	case dds.FormatName:
+		return dds.DecodeConfig(name, data)
 	case tga.FormatName:
 		return tga.DecodeConfig(name, data)
 	}
-	return image.Config{}, texerr.Wrap(FormatName, name, 0, codec.ErrUnknownFormat, "not a BLP or TGA texture")
+	return image.Config{}, texerr.Wrap(FormatName, name, 0, codec.ErrUnknownFormat, "not a BLP, DDS or TGA texture")
 }
 
 // Notes returns what the texture data named name departs from its format in, where the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/png"
+	"slices"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
@@ -58,10 +59,10 @@ func TestDecodeDispatch(t *testing.T) {
 }
 
 func TestHandles(t *testing.T) {
-	if got := texture.Extensions(); len(got) != 2 || got[0] != ".blp" || got[1] != ".tga" {
+	if got := texture.Extensions(); !slices.Equal(got, []string{".blp", ".dds", ".tga"}) {
 		t.Errorf("Extensions() = %v", got)
 	}
-	for name, want := range map[string]bool{"a.blp": true, `T\B.BLP`: true, "x.Tga": true, "a.jpg": false, "blp": false, "a.blp.png": false} {
+	for name, want := range map[string]bool{"a.blp": true, `T\B.BLP`: true, "x.Tga": true, "HD.DDS": true, "a.jpg": false, "blp": false, "a.blp.png": false} {
 		if texture.Handles(name) != want {
 			t.Errorf("Handles(%q) = %v", name, !want)
 		}

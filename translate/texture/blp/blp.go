@@ -12,6 +12,7 @@ import (
 	"image"
 	"image/color"
 
+	"github.com/modelfs/modelfs/translate/texture/internal/bc"
 	"github.com/modelfs/modelfs/translate/texture/internal/texerr"
 )
 
@@ -185,11 +186,11 @@ func Decode(name string, data []byte) (image.Image, error) {
 	case BGRA:
 		decodeBGRA(img, mip, h.AlphaBits)
 	case DXT1:
-		decodeDXT1(img, mip, h.AlphaBits != 0)
+		bc.BC1(img, mip, h.AlphaBits != 0)
 	case DXT3:
-		decodeDXT3(img, mip, h.AlphaBits != 0)
+		bc.BC2(img, mip, h.AlphaBits != 0)
 	case DXT5:
-		decodeDXT5(img, mip, h.AlphaBits != 0)
+		bc.BC3(img, mip, h.AlphaBits != 0)
 	}
 	return img, nil
 }

@@ -1,8 +1,13 @@
-package blp
+// Package bc decodes the block-compressed pixel formats that BLP2 and DDS textures store
+// (BC1–BC5, BC7: 4×4 texels per 8- or 16-byte block) into *image.NRGBA. Callers check that the
+// source holds BlockBytes(format)·blocks bytes before they call a decoder: these functions index
+// without checks of their own.
+package bc
 
 import (
 	"encoding/binary"
 	"image"
+	"math"
 )
 
 // expand565 returns the 8-bit R, G, B of a 5:6:5 colour, replicating the high bits into the low
@@ -35,9 +40,9 @@ func colorBlock(b []byte, dxt1, transparent bool) (pal [4][4]uint8, bits uint32)
 	return pal, binary.LittleEndian.Uint32(b[4:])
 }
 
-// decodeDXT1 fills img from 8-byte DXT1 blocks; with alpha, index 3 of a three-colour block is
+// BC1 (DXT1) fills img from 8-byte DXT1 blocks; with alpha, index 3 of a three-colour block is
 // transparent black.
-func decodeDXT1(img *image.NRGBA, src []byte, alpha bool) {
+func BC1(img *image.NRGBA, src []byte, alpha bool) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	stride, pix := img.Stride, img.Pix
 	k := 0
@@ -54,8 +59,8 @@ func decodeDXT1(img *image.NRGBA, src []byte, alpha bool) {
 	}
 }
 
-// decodeDXT3 fills img from 16-byte DXT3 blocks: 4-bit explicit alpha, then a colour block.
-func decodeDXT3(img *image.NRGBA, src []byte, alpha bool) {
+// BC2 (DXT3) fills img from 16-byte DXT3 blocks: 4-bit explicit alpha, then a colour block.
+func BC2(img *image.NRGBA, src []byte, alpha bool) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	stride, pix := img.Stride, img.Pix
 	k := 0
@@ -76,9 +81,9 @@ func decodeDXT3(img *image.NRGBA, src []byte, alpha bool) {
 	}
 }
 
-// decodeDXT5 fills img from 16-byte DXT5 blocks: two alpha end points with 3-bit indices, then a
+// BC3 (DXT5) fills img from 16-byte DXT5 blocks: two alpha end points with 3-bit indices, then a
 // colour block.
-func decodeDXT5(img *image.NRGBA, src []byte, alpha bool) {
+func BC3(img *image.NRGBA, src []byte, alpha bool) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	stride, pix := img.Stride, img.Pix
 	k := 0
@@ -129,4 +134,65 @@ func putBlock(pix []byte, stride, w, h, bx, by int, blk *[16][4]uint8) {
 			copy(row[4*x:4*x+4], blk[4*y+x][:])
 		}
 	}
+}
+
+// each calls one for every size-byte block of src in raster order, with the 4×4 texels it
+// decodes to, and writes them into img.
+func each(img *image.NRGBA, src []byte, size int, one func(b []byte, blk *[16][4]uint8)) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	k := 0
+	var blk [16][4]uint8
+	for by := 0; by < h; by += 4 {
+		for bx := 0; bx < w; bx += 4 {
+			one(src[k:k+size:k+size], &blk)
+			k += size
+			putBlock(img.Pix, img.Stride, w, h, bx, by, &blk)
+		}
+	}
+}
+
+// channel decodes an 8-byte BC4 block (the alpha half of a DXT5 block) into 16 values.
+func channel(b []byte) (v [16]uint8) {
+	p := alphaPalette(b[0], b[1])
+	ix := uint64(b[2]) | uint64(b[3])<<8 | uint64(b[4])<<16 | uint64(b[5])<<24 | uint64(b[6])<<32 | uint64(b[7])<<40
+	for i := range v {
+		v[i] = p[ix>>(3*uint(i))&7]
+	}
+	return v
+}
+
+// BC4 fills img from 8-byte BC4 (ATI1) blocks, one channel each, as opaque grey.
+func BC4(img *image.NRGBA, src []byte) {
+	each(img, src, 8, func(b []byte, blk *[16][4]uint8) {
+		v := channel(b)
+		for i := range blk {
+			blk[i] = [4]uint8{v[i], v[i], v[i], 255}
+		}
+	})
+}
+
+// BC5 fills img from 16-byte BC5 (ATI2) blocks: red, then green. A BC5 texture is a normal
+// map's X and Y; with z, blue is the Z that makes the normal unit length (the channel the game's
+// shader computes), else 0.
+func BC5(img *image.NRGBA, src []byte, z bool) {
+	each(img, src, 16, func(b []byte, blk *[16][4]uint8) {
+		r, g := channel(b[:8]), channel(b[8:])
+		for i := range blk {
+			blk[i] = [4]uint8{r[i], g[i], 0, 255}
+			if z {
+				blk[i][2] = normalZ(r[i], g[i])
+			}
+		}
+	})
+}
+
+// normalZ returns, as an unsigned byte, the Z of the unit normal whose X and Y the unsigned
+// bytes x and y hold; 128 (zero) where x² + y² exceeds 1.
+func normalZ(x, y uint8) uint8 {
+	fx, fy := float64(x)/127.5-1, float64(y)/127.5-1
+	d := 1 - fx*fx - fy*fy
+	if d <= 0 {
+		return 128
+	}
+	return uint8(math.Round((math.Sqrt(d) + 1) * 127.5))
 }
