@@ -67,15 +67,6 @@ func imageMIME(name string) string {
 	return ""
 }
 
-// LoadImages checks every resolved texture of s: it reads the file through src and checks it
-// as far as the output needs — to its header when the image is only referred to, decoded in
-// full when embed asks for its bytes — so that a texture that cannot be shown gets ImageError
-// and a warning, and its material is written without an image. With embed, it also fills in
-// Image and MIME: the file's own bytes for PNG and JPEG, a PNG translation for the others.
-func LoadImages(src codec.Source, s *scene.Scene, embed bool) {
-	loadImages(src, s, embed, nil)
-}
-
 // imageFile is what one translation learnt of one image file, so that making several outputs
 // from one scene reads, checks and decodes each file once.
 type imageFile struct {
@@ -94,13 +85,22 @@ type imageFile struct {
 // imageFiles memoises imageFile by resolved name; nil means nothing is remembered.
 type imageFiles map[string]*imageFile
 
-func loadImages(src codec.Source, s *scene.Scene, embed bool, memo imageFiles) {
+// loadImages checks every resolved texture of s for the output kind: it reads the file through
+// src and checks it as far as the output needs — to its header when the image is only referred
+// to, decoded in full when the output embeds its bytes — so that a texture that cannot be shown
+// gets ImageError and a warning, and its material is written without an image. Where the output
+// embeds it, it also fills in Image and MIME: the file's own bytes for PNG and JPEG, a PNG
+// translation for the others. A painted picture (a texture with a Look) is made only for the
+// glTF kinds, the only ones that show it; the others check the file it is painted from.
+func loadImages(src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions, memo imageFiles) {
+	embed, paint := embeds(kind, opt), kind == GLTF || kind == GLB
+
 	if src.FS == nil {
 		return
 	}
 	for i := range s.Textures {
 		t := &s.Textures[i]
-		if t.Look != nil && t.ImageError == "" && t.Image == nil && (t.Resolved != "" || t.Look.Glow != nil) {
+		if paint && t.Look != nil && t.ImageError == "" && t.Image == nil && (t.Resolved != "" || t.Look.Glow != nil) {
 			// A painted picture: every output embeds it, as no file holds it.
 			img, err := memo.paint(src, t)
 			if err != nil {
@@ -149,7 +149,7 @@ func (memo imageFiles) notes(src codec.Source, name string) []string {
 	return f.notes
 }
 
-// load returns the image file name as an output needs it (see LoadImages).
+// load returns the image file name as an output needs it (see loadImages).
 func (memo imageFiles) load(src codec.Source, name string, embed bool) ([]byte, string, error) {
 	f := memo[name]
 	if f == nil {
@@ -192,14 +192,14 @@ func (memo imageFiles) load(src codec.Source, name string, embed bool) ([]byte, 
 // embeds them, loading their images). It is the one place outputs are made, for
 // `modelfs convert` and the mount alike.
 func Output(src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]byte, error) {
-	LoadImages(src, s, embeds(kind, opt))
+	loadImages(src, s, kind, opt, nil)
 	return Encode(s, kind, opt)
 }
 
 // OutputTo writes what Output returns to w, a .glb without assembling it in memory first. A
 // write error is returned as it is.
 func OutputTo(w io.Writer, src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions) (err error) {
-	LoadImages(src, s, embeds(kind, opt))
+	loadImages(src, s, kind, opt, nil)
 	if kind != GLB {
 		out, err := Encode(s, kind, opt)
 		if err != nil {
@@ -244,7 +244,7 @@ func OutputsFunc(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptio
 		}
 	}
 	for i, kind := range kinds {
-		loadImages(src, s, embeds(kind, opt), memo)
+		loadImages(src, s, kind, opt, memo)
 		doc, err := Encode(s, kind, opt)
 		copy(s.Textures, textures) // as decoded, for the next kind
 		s.Warnings = s.Warnings[:warnings]

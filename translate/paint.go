@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/draw"
 	"math"
+	"sync"
 
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/pngenc"
@@ -32,7 +33,7 @@ func (memo imageFiles) paint(src codec.Source, t *scene.Texture) ([]byte, error)
 func (memo imageFiles) painted(src codec.Source, t *scene.Texture) ([]byte, error) {
 	l := t.Look
 	if l.Glow != nil {
-		return pngenc.Encode(Glow(*l.Glow))
+		return glowPNG(*l.Glow)
 	}
 	var data []byte
 	var err error
@@ -120,6 +121,38 @@ func repaint(px *image.NRGBA, l *scene.Look) {
 }
 
 func byte8(v float64) uint8 { return uint8(min(max(math.Round(v), 0), 255)) }
+
+// glows holds the PNG of each glow colour painted so far, up to maxGlows of them: the pictures
+// depend on the colour alone, and models ask for the same 24 player colours.
+var glows struct {
+	sync.Mutex
+	png map[[3]float32][]byte
+}
+
+const maxGlows = 64
+
+// glowPNG returns the PNG of Glow(c), painting it once per process.
+func glowPNG(c [3]float32) ([]byte, error) {
+	glows.Lock()
+	b, ok := glows.png[c]
+	glows.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := pngenc.Encode(Glow(c))
+	if err != nil {
+		return nil, err
+	}
+	glows.Lock()
+	if glows.png == nil {
+		glows.png = map[[3]float32][]byte{}
+	}
+	if len(glows.png) < maxGlows {
+		glows.png[c] = b
+	}
+	glows.Unlock()
+	return b, nil
+}
 
 // Glow paints a round glow of colour c (sRGB fractions): opaque at the centre, fading to
 // transparent at the edge as the square of the distance. It stands in for the game's team glow

@@ -14,7 +14,7 @@ import (
 
 // Version identifies the translator's output. Bump it whenever any output byte may change, so
 // caches keyed on it are invalidated.
-const Version = "7"
+const Version = "8"
 
 // Kind is one output document type.
 type Kind string
@@ -131,21 +131,28 @@ type foldListed struct {
 func (f foldListed) FindFold(name string) (string, bool) { return f.fold.FindFold(name) }
 
 // resolveTextures fills in Resolved for every texture of s that names a file, and records in the
-// scene's warnings the references that could not be resolved.
+// scene's warnings the references that could not be resolved. A path is looked up once, however
+// many textures name it (the pictures painted from one texture all do).
 func resolveTextures(src codec.Source, s *scene.Scene) {
+	type result struct{ found, reason string }
+	seen := map[string]result{}
 	for i := range s.Textures {
 		t := &s.Textures[i]
 		if t.Path == "" || t.Resolved != "" {
 			continue
 		}
-		found, reason := src.ResolveTexture(t.Path)
-		if found == "" {
-			if !t.Guess { // a missing stand-in is expected, not a fault of the model
-				s.Warnings = append(s.Warnings, "texture "+quote(t.Path)+": "+reason)
+		r, again := seen[t.Path]
+		if !again {
+			r.found, r.reason = src.ResolveTexture(t.Path)
+			seen[t.Path] = r
+		}
+		if r.found == "" {
+			if !t.Guess && !again { // a missing stand-in is expected, not a fault of the model
+				s.Warnings = append(s.Warnings, "texture "+quote(t.Path)+": "+r.reason)
 			}
 			continue
 		}
-		t.Resolved = found
+		t.Resolved = r.found
 	}
 }
 

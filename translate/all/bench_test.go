@@ -123,3 +123,46 @@ func BenchmarkHeavy(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOutputs makes every output of each Warcraft III model of the corpus and of the
+// sample tree from its game tree, images included, as the mount does on a first read: decode,
+// then .gltf, .glb, .json and .obj through translate.OutputsFunc.
+func BenchmarkOutputs(b *testing.B) {
+	type model struct{ root, path string }
+	var models []model
+	wc3 := filepath.Join(corpus.Dir(b), "wc3")
+	for _, p := range corpus.Files(b, "wc3", ".mdl", ".mdx") {
+		models = append(models, model{wc3, p})
+	}
+	sample := filepath.Join(corpus.RepoRoot(b), "testdata", "sample")
+	for _, p := range []string{"Units/Beacon.mdx", "Units/Colossus.mdx", "Units/Crate.mdx", "Units/Swinger.mdx"} {
+		models = append(models, model{sample, filepath.Join(sample, p)})
+	}
+	kinds := []translate.Kind{translate.GLTF, translate.GLB, translate.JSON, translate.OBJ}
+	for _, m := range models {
+		rel, err := filepath.Rel(m.root, m.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := os.OpenRoot(m.root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, err := os.ReadFile(m.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(m.path), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				src := codec.Source{Name: filepath.ToSlash(rel), Data: data, FS: codec.RootFS(r)}
+				s, _, err := translate.Decode(src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				translate.OutputsFunc(src, s, kinds, translate.EncodeOptions{}, func(int, []byte, error) {})
+			}
+		})
+		r.Close()
+	}
+}

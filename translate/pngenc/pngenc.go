@@ -6,10 +6,22 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"sync"
 )
 
-// encoder is shared: png.Encoder is safe for concurrent use when BufferPool is nil.
-var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
+// encoder is shared. Its pool keeps the encoders' state, mostly a deflate compressor of about
+// 1 MB, from one image to the next: a model's painted pictures are many small PNGs, whose cost
+// was mostly making that compressor. A sync.Pool is safe for concurrent use.
+var encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
+
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() *png.EncoderBuffer {
+	e, _ := b.p.Get().(*png.EncoderBuffer)
+	return e
+}
+
+func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
 
 // Encode encodes img as PNG, deterministically: the same image gives the same bytes. An NRGBA
 // image whose pixels are all opaque is written without an alpha channel.

@@ -225,9 +225,8 @@ type Texture struct {
 // Paint returns the texture that shows texture tex as l paints it, adding it on first use: a
 // copy of tex (same file, same wrapping) with the look.
 func (s *Scene) Paint(tex int, l Look) int {
-	key := l.Key()
 	for i := range s.Textures {
-		if t := &s.Textures[i]; t.Look != nil && t.From == tex && t.Look.Key() == key {
+		if t := &s.Textures[i]; t.Look != nil && t.From == tex && t.Look.same(&l) {
 			return i
 		}
 	}
@@ -279,11 +278,36 @@ func SRGBToLinear(c float32) float32 {
 	return float32(math.Pow((v+0.055)/1.055, 2.4))
 }
 
+// same reports whether l and o paint the same picture: Key(l) == Key(o), without making them.
+func (l *Look) same(o *Look) bool {
+	return l.Opaque == o.Opaque && sameColor(l.ColorKey, o.ColorKey) && l.Additive == o.Additive &&
+		l.Modulate == o.Modulate && (!l.Modulate || l.Scale == o.Scale) && sameColor(l.Under, o.Under) &&
+		l.Mask == o.Mask && sameColor(l.Glow, o.Glow)
+}
+
+// sameColor compares two optional colours as Key writes them.
+func sameColor(a, b *[3]float32) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	for i := range a {
+		if byte255(a[i]) != byte255(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func byte255(v float32) uint8 { return uint8(math.Round(float64(min(max(v, 0), 1)) * 255)) }
+
 // hex writes an sRGB colour as #RRGGBB.
 func hex(b *strings.Builder, c *[3]float32) {
+	const digits = "0123456789ABCDEF"
 	b.WriteByte('#')
 	for _, v := range c {
-		fmt.Fprintf(b, "%02X", uint8(math.Round(float64(min(max(v, 0), 1))*255)))
+		x := byte255(v)
+		b.WriteByte(digits[x>>4])
+		b.WriteByte(digits[x&15])
 	}
 }
 
