@@ -76,6 +76,11 @@ type Model struct {
 	Events            []EventObject      `json:"events,omitempty"`
 	CollisionShapes   []CollisionShape   `json:"collisionShapes,omitempty"`
 
+	// Reforged (versions 900 and later).
+	BindPoses   [][12]float32   `json:"bindPoses,omitempty"`   // BPOS: a 3×4 matrix per object, column by column
+	FaceEffects []FaceEffect    `json:"faceEffects,omitempty"` // FAFX
+	Popcorns    []PopcornRecord `json:"popcorns,omitempty"`    // CORN: popcorn (FaceFX-era) particle emitters, recorded, not drawn
+
 	// Warnings are problems the reader tolerated (unknown tokens or chunks, counts that lie),
 	// each naming its line or offset. They are not compared between the two forms.
 	Warnings []string `json:"-"`
@@ -104,7 +109,40 @@ type Texture struct {
 type Material struct {
 	PriorityPlane int32   `json:"priorityPlane"`
 	Flags         uint32  `json:"flags"`
+	Shader        string  `json:"shader,omitempty"` // versions 900–1000: e.g. Shader_HD_DefaultUnit
 	Layers        []Layer `json:"layers"`
+}
+
+// FaceEffect is one FAFX record: a facial animation file for a target.
+type FaceEffect struct {
+	Target string `json:"target"`
+	Path   string `json:"path"`
+}
+
+// PopcornRecord is what the .json says of one CORN emitter: its name and object id. Its
+// particles are not drawn (glTF has no particles).
+type PopcornRecord struct {
+	Name     string `json:"name"`
+	ObjectID int32  `json:"objectId"`
+	Path     string `json:"path,omitempty"`
+}
+
+// Texture slots of an HD (Reforged) material's layers, in version 1100's numbering; in versions
+// 900–1000 an HD material's layers come in this order.
+const (
+	SlotDiffuse    = 0
+	SlotNormal     = 1
+	SlotORM        = 2
+	SlotEmissive   = 3
+	SlotTeamColor  = 4
+	SlotReflection = 5
+)
+
+// LayerTexture is one texture of a version-1100 layer's list.
+type LayerTexture struct {
+	TextureID    int32  `json:"textureId"`
+	Slot         uint32 `json:"slot"`
+	TextureTrack *Track `json:"textureTrack,omitempty"` // KMTF, width 1
 }
 
 // Filter modes of a layer (MDL FilterMode names in comments).
@@ -138,6 +176,23 @@ type Layer struct {
 	Alpha         float32 `json:"alpha"`                  // MDL: static Alpha a (default 1 with a track)
 	TextureTrack  *Track  `json:"textureTrack,omitempty"` // KMTF / TextureID N { … }, width 1
 	AlphaTrack    *Track  `json:"alphaTrack,omitempty"`   // KMTA / Alpha N { … }, width 1
+
+	Reforged *LayerHD `json:"reforged,omitempty"` // versions 900 and later
+}
+
+// LayerHD holds a layer's fields of versions 900 and later.
+type LayerHD struct {
+	EmissiveGain      float32    `json:"emissiveGain"`
+	FresnelColor      [3]float32 `json:"fresnelColor"`
+	FresnelOpacity    float32    `json:"fresnelOpacity"`
+	FresnelTeamColor  float32    `json:"fresnelTeamColor"`
+	EmissiveTrack     *Track     `json:"emissiveTrack,omitempty"`     // KMTE, width 1
+	FresnelColorTrack *Track     `json:"fresnelColorTrack,omitempty"` // KFC3, width 3
+	FresnelAlphaTrack *Track     `json:"fresnelAlphaTrack,omitempty"` // KFCA, width 1
+	FresnelTeamTrack  *Track     `json:"fresnelTeamTrack,omitempty"`  // KFTC, width 1
+	// Version 1100 and later: whether the layer is HD (1) or SD (0), and its textures by slot.
+	ShaderType uint32         `json:"shaderType"`
+	Textures   []LayerTexture `json:"textures,omitempty"`
 }
 
 // TextureAnim animates texture coordinates. MDL: TVertexAnim { Translation/Rotation/Scaling }.
@@ -163,6 +218,12 @@ type Geoset struct {
 	Extent         Extent         // MDL: MinimumExtent, MaximumExtent, BoundsRadius
 	SeqExtents     []Extent       // MDL: one Anim { … } block per sequence
 	UVSets         [][][2]float32 // UVAS/UVBS; MDL: one TVertices block per set
+
+	// Reforged: version 900 and later.
+	LOD      int32        // level of detail, 0 the finest; -1 for every level. MDL: LevelOfDetail
+	Name     string       // MDL: Name "…"
+	Tangents [][4]float32 // TANG: x, y, z and the bitangent's sign. MDL: Tangents
+	Skin     []uint8      // SKIN: per vertex four object indices then four weights (0–255). MDL: SkinWeights
 }
 
 // GeosetAnim animates a geoset's alpha and colour. MDL: GeosetAnim { … }. Flags: 0x1 DropShadow,
@@ -226,6 +287,7 @@ type Light struct {
 	Intensity             float32    `json:"intensity"`
 	AmbColor              [3]float32 `json:"ambColor"`
 	AmbIntensity          float32    `json:"ambIntensity"`
+	ShadowIntensity       *float32   `json:"shadowIntensity,omitempty"`       // version 1200
 	AttenuationStartTrack *Track     `json:"attenuationStartTrack,omitempty"` // KLAS, width 1
 	AttenuationEndTrack   *Track     `json:"attenuationEndTrack,omitempty"`   // KLAE, width 1
 	ColorTrack            *Track     `json:"colorTrack,omitempty"`            // KLAC, width 3

@@ -116,7 +116,7 @@ func (s *Sequence) plain() scene.Object {
 }
 
 func (l *Layer) plain() scene.Object {
-	o := newRecord(6 + tracks(l.TextureTrack, l.AlphaTrack))
+	o := newRecord(6 + tracks(l.TextureTrack, l.AlphaTrack) + nonNil(l.Reforged))
 	o.uint("filterMode", l.FilterMode)
 	o.uint("shading", l.Shading)
 	o.int("textureId", l.TextureID)
@@ -125,6 +125,40 @@ func (l *Layer) plain() scene.Object {
 	o.float("alpha", l.Alpha)
 	o.track("textureTrack", l.TextureTrack)
 	o.track("alphaTrack", l.AlphaTrack)
+	if l.Reforged != nil {
+		o.put("reforged", l.Reforged.plain())
+	}
+	return o.done()
+}
+
+func nonNil[T any](p *T) int {
+	if p == nil {
+		return 0
+	}
+	return 1
+}
+
+func (h *LayerHD) plain() scene.Object {
+	hd := h
+	o := newRecord(5 + tracks(hd.EmissiveTrack, hd.FresnelColorTrack, hd.FresnelAlphaTrack, hd.FresnelTeamTrack) + nonEmpty(hd.Textures))
+	o.float("emissiveGain", hd.EmissiveGain)
+	o.vec3("fresnelColor", &hd.FresnelColor)
+	o.float("fresnelOpacity", hd.FresnelOpacity)
+	o.float("fresnelTeamColor", hd.FresnelTeamColor)
+	o.track("emissiveTrack", hd.EmissiveTrack)
+	o.track("fresnelColorTrack", hd.FresnelColorTrack)
+	o.track("fresnelAlphaTrack", hd.FresnelAlphaTrack)
+	o.track("fresnelTeamTrack", hd.FresnelTeamTrack)
+	o.uint("shaderType", hd.ShaderType)
+	if len(hd.Textures) > 0 {
+		o.put("textures", plainList(hd.Textures, func(t *LayerTexture) scene.Object {
+			o := newRecord(2 + tracks(t.TextureTrack))
+			o.int("textureId", t.TextureID)
+			o.uint("slot", t.Slot)
+			o.track("textureTrack", t.TextureTrack)
+			return o.done()
+		}))
+	}
 	return o.done()
 }
 
@@ -148,7 +182,7 @@ func (g *GeosetAnim) plain() scene.Object {
 }
 
 func (l *Light) plain() scene.Object {
-	o := newRecord(nodeSize(&l.Node) + 7 + tracks(l.AttenuationStartTrack, l.AttenuationEndTrack, l.ColorTrack,
+	o := newRecord(nodeSize(&l.Node) + 7 + nonNil(l.ShadowIntensity) + tracks(l.AttenuationStartTrack, l.AttenuationEndTrack, l.ColorTrack,
 		l.IntensityTrack, l.AmbIntensityTrack, l.AmbColorTrack, l.Visibility)).node(&l.Node)
 	o.uint("type", l.Type)
 	o.float("attenuationStart", l.AttenuationStart)
@@ -157,6 +191,9 @@ func (l *Light) plain() scene.Object {
 	o.float("intensity", l.Intensity)
 	o.vec3("ambColor", &l.AmbColor)
 	o.float("ambIntensity", l.AmbIntensity)
+	if l.ShadowIntensity != nil {
+		o.float("shadowIntensity", *l.ShadowIntensity)
+	}
 	o.track("attenuationStartTrack", l.AttenuationStartTrack)
 	o.track("attenuationEndTrack", l.AttenuationEndTrack)
 	o.track("colorTrack", l.ColorTrack)

@@ -10,9 +10,11 @@ import (
 )
 
 // FuzzRead checks that Read never panics and that whatever it accepts survives Encode and Read
-// unchanged. Seeds: the hand-built models and, when present, the corpus files.
+// unchanged. Seeds: the hand-built models (the Reforged versions with every chunk and field they
+// add) and, when present, the corpus files.
 func FuzzRead(f *testing.F) {
-	for _, m := range []*wc3.Model{wc3test.Sample(), wc3test.GridModel(16), {Version: 800}} {
+	for _, m := range []*wc3.Model{wc3test.Sample(), wc3test.GridModel(16), {Version: 800},
+		wc3test.Reforged(1000), wc3test.Reforged(1100), wc3test.Reforged(1200)} {
 		b, err := wc3test.MDX(m)
 		if err != nil {
 			f.Fatal(err)

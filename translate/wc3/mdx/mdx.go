@@ -1,14 +1,18 @@
-// Package mdx reads the binary Warcraft III model format MDX (version 800) into the raw
-// wc3.Model and registers it as a model format.
+// Package mdx reads the binary Warcraft III model format MDX — version 800 and the Reforged
+// versions 900 to 1200 — into the raw wc3.Model and registers it as a model format.
 //
 // The writer that tests use to make MDX files is wc3test.MDX. For a model that follows the
 // conventions of wc3.Model (nil slices for absent data, Track.Width matching the track's kind,
 // tangents only on Hermite/Bezier tracks), Read(wc3test.MDX(m)) equals m.
 //
 // Decisions worth knowing:
-//   - Only version 800 (Reign of Chaos / The Frozen Throne) is read. Versions 900 and 1000
-//     (Reforged) add fields in the middle of materials, layers and geosets, so no later layout
-//     reads unchanged; they, and any other version, are refused with a FormatError.
+//   - Versions 800 (Reign of Chaos, The Frozen Throne), 900, 1000, 1100 and 1200 (Reforged) are
+//     read, each with its layout: geoset LOD and names, TANG and SKIN (900); material shader
+//     names (900–1000 only); layer emissive gain and fresnel fields, read as far as the layer's
+//     bytes hold them before its tracks, as files of 900 differ on them (900); the layer's
+//     shader type and textures by slot, each with its KMTF track (1100); a light's shadow
+//     intensity (1200). BPOS, FAFX and CORN are recorded. A version above 1200 is read with
+//     1200's layout and a warning, or refused with an error saying so; any other is refused.
 //   - The first chunk must be VERS, and a MODL chunk must be present.
 //   - Unknown chunks are skipped by size, with a warning. Inside an object, a track tag known
 //     elsewhere (e.g. the v900 layer track KMTE) is skipped by its size with a warning; an

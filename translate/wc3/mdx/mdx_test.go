@@ -224,15 +224,25 @@ func TestVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []uint32{0, 700, 799, 801, 900, 1000} {
+	for _, v := range []uint32{0, 700, 799, 801, 950} {
 		c := bytes.Clone(b)
 		put32(c, 12, v)
 		_, err := Read("v.mdx", c)
 		var fe *codec.FormatError
-		if !errors.As(err, &fe) || fe.Offset != 12 {
+		if !errors.As(err, &fe) || fe.Offset != 12 || !strings.Contains(fe.Msg, "not one Warcraft III writes") {
 			t.Fatalf("version %d: %v", v, err)
 		}
-		if v == 1000 && !strings.Contains(fe.Msg, "MDX version 1000 (Reforged) is not supported") {
+	}
+	// A version-800 body labelled as a later version does not read: the layouts differ.
+	for _, v := range []uint32{1000, 1300} {
+		c := bytes.Clone(b)
+		put32(c, 12, v)
+		_, err := Read("v.mdx", c)
+		var fe *codec.FormatError
+		if !errors.As(err, &fe) {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if v == 1300 && !strings.Contains(fe.Msg, "MDX version 1300 is newer than 1200") {
 			t.Errorf("message %q", fe.Msg)
 		}
 	}
@@ -260,7 +270,7 @@ func TestUnknownChunksAndTracks(t *testing.T) {
 		t.Fatalf("warnings %q", got.Warnings)
 	}
 
-	// A Reforged layer track (KMTE) inside a layer, and an entirely unknown tag in a helper.
+	// An emitter's track (KP2S) inside a layer, and an entirely unknown tag in a helper.
 	m = &wc3.Model{Version: 800,
 		Materials: []wc3.Material{{Layers: []wc3.Layer{{TextureAnimID: -1, Alpha: 1}}}},
 		Helpers:   []wc3.Node{{Name: "h", ParentID: -1}}}
@@ -268,7 +278,7 @@ func TestUnknownChunksAndTracks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kmte := []byte("KMTE\x01\x00\x00\x00\x01\x00\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00\x00\x00\x80\x3f")
+	kmte := []byte("KP2S\x01\x00\x00\x00\x01\x00\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00\x00\x00\x80\x3f")
 	lay := bytes.Index(b, []byte("LAYS")) + 8 // start of the layer
 	c = insert(b, lay+28, kmte, lay, bytes.Index(b, []byte("MTLS"))+4, bytes.Index(b, []byte("MTLS"))+8)
 	help := bytes.Index(c, []byte("HELP"))
@@ -279,7 +289,7 @@ func TestUnknownChunksAndTracks(t *testing.T) {
 	}
 	got.Warnings = got.Warnings[:len(got.Warnings)-1] // pivot-count warning
 	if !equalModels(got, m) || len(got.Warnings) != 2 ||
-		!strings.Contains(got.Warnings[0], `"KMTE"`) || !strings.Contains(got.Warnings[1], `"QQQQ"`) {
+		!strings.Contains(got.Warnings[0], `"KP2S"`) || !strings.Contains(got.Warnings[1], `"QQQQ"`) {
 		t.Fatalf("warnings %q", got.Warnings)
 	}
 }
@@ -436,5 +446,42 @@ func TestCorpusTunableShield(t *testing.T) {
 		if a.Flags&wc3.TypeAttachment == 0 {
 			t.Errorf("attachment %q flags %#x", a.Name, a.Flags)
 		}
+	}
+}
+
+// TestReforgedRoundTrip reads back every Reforged version the writer makes, with every field
+// those versions add.
+func TestReforgedRoundTrip(t *testing.T) {
+	for _, v := range []uint32{900, 1000, 1100, 1200} {
+		m := wc3test.Reforged(v)
+		b, err := wc3test.MDX(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read("r.mdx", b)
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if len(got.Warnings) > 0 {
+			t.Errorf("version %d: warnings %q", v, got.Warnings)
+		}
+		if !equalModels(got, m) {
+			t.Errorf("version %d: read back differs", v)
+			for i := range m.Materials {
+				if !reflect.DeepEqual(got.Materials[i], m.Materials[i]) {
+					t.Logf("material %d:\n got  %+v\n want %+v", i, got.Materials[i], m.Materials[i])
+				}
+			}
+		}
+	}
+	// A version newer than the newest read with its layout, with a warning.
+	b, err := wc3test.MDX(wc3test.Reforged(1200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	put32(b, 12, 1300)
+	got, err := Read("n.mdx", b)
+	if err != nil || got.Version != 1300 || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "newer than 1200") {
+		t.Fatalf("version 1300: %v %v", err, got)
 	}
 }

@@ -14,8 +14,12 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3/internal/mdxfmt"
 )
 
-// Version is the only MDX version Read accepts.
+// Version is the MDX version of classic Warcraft III; Read accepts it and the Reforged versions
+// 900 to Newest.
 const Version = mdxfmt.Version
+
+// Newest is the newest MDX version Read knows; newer files are read with its layout.
+const Newest = mdxfmt.Newest
 
 // maxWarnings caps Model.Warnings so a file of tiny unknown chunks cannot blow up memory.
 const maxWarnings = 100
@@ -24,16 +28,22 @@ const maxWarnings = 100
 func Read(name string, data []byte) (*wc3.Model, error) {
 	r := &reader{name: name, d: data, m: &wc3.Model{}}
 	if err := r.file(); err != nil {
+		var fe *codec.FormatError
+		if r.m.Version > Newest && errors.As(err, &fe) {
+			fe.Msg = fmt.Sprintf("MDX version %d is newer than %d, the newest this reader knows, and does not read with that layout: %s",
+				r.m.Version, Newest, fe.Msg)
+		}
 		return nil, err
 	}
 	return r.m, nil
 }
 
 type reader struct {
-	name  string
-	d     []byte
-	m     *wc3.Model
-	nwarn int
+	name   string
+	d      []byte
+	m      *wc3.Model
+	nwarn  int
+	layout uint32 // the version whose layout the file is read with
 }
 
 func (r *reader) fail(off int, format string, a ...any) error {
@@ -202,6 +212,12 @@ func (r *reader) file() error {
 			err = r.each(start, end, r.event)
 		case mdxfmt.TagCLID:
 			err = r.each(start, end, r.collision)
+		case mdxfmt.TagBPOS:
+			err = r.bindPoses(start, end)
+		case mdxfmt.TagFAFX:
+			err = r.faceEffects(start, end)
+		case mdxfmt.TagCORN:
+			err = r.each(start, end, r.popcorn)
 		default:
 			if r.more() {
 				r.warn("offset %d: unknown chunk %s (%d bytes) skipped", pos, r.tagName(pos), size)
@@ -263,10 +279,14 @@ func (r *reader) vers(pos, end int) error {
 	}
 	v := r.u32(pos)
 	switch {
-	case v > Version:
-		return r.fail(pos, "MDX version %d (Reforged) is not supported; only version %d is", v, Version)
-	case v != Version:
-		return r.fail(pos, "MDX version %d is not supported; only version %d is", v, Version)
+	case mdxfmt.KnownVersion(v):
+		r.layout = v
+	case v > Newest:
+		r.layout = Newest
+		r.warn("offset %d: MDX version %d is newer than %d, the newest this reader knows; read with the layout of %d",
+			pos, v, Newest, Newest)
+	default:
+		return r.fail(pos, "MDX version %d is not one Warcraft III writes (800, 900, 1000, 1100, 1200)", v)
 	}
 	r.m.Version = v
 	if end-pos > 4 {
@@ -383,60 +403,95 @@ func (r *reader) tracks(pos, end int, what string, slots []slot) error {
 				pos, what, r.tagName(pos), end-pos)
 			return nil
 		}
-		if end-pos < mdxfmt.SizeTrackHdr {
-			return r.fail(pos, "%s: track %s: header needs %d bytes, only %d left",
-				what, r.tagName(pos), mdxfmt.SizeTrackHdr, end-pos)
-		}
-		n := r.u32(pos + 4)
-		interp := r.u32(pos + 8)
-		if interp > uint32(wc3.Bezier) {
-			return r.fail(pos+8, "%s: track %s: unknown interpolation type %d", what, r.tagName(pos), interp)
-		}
-		per := width
-		if interp >= uint32(wc3.Hermite) {
-			per = 3 * width
-		}
-		keySize := 4 + 4*per
-		p := pos + mdxfmt.SizeTrackHdr
-		if uint64(n)*uint64(keySize) > uint64(end-p) {
-			return r.fail(pos+4, "%s: track %s: %d keys of %d bytes exceed the %d bytes left",
-				what, r.tagName(pos), n, keySize, end-p)
-		}
-		next := p + int(n)*keySize
 		if s == nil {
+			next, err := r.skipTrack(pos, end, what, width)
+			if err != nil {
+				return err
+			}
 			if r.more() {
 				r.warn("offset %d: %s: track %s does not belong here; skipped", pos, what, r.tagName(pos))
 			}
 			pos = next
 			continue
 		}
-		t := &wc3.Track{Interp: wc3.Interp(interp), GlobalSeq: r.i32(pos + 12), Width: width}
-		if n > 0 {
-			nk := int(n)
-			t.Frames = make([]int32, nk)
-			t.Values = make([]float32, nk*width)
-			hasTans := interp >= uint32(wc3.Hermite)
-			if hasTans {
-				t.InTans = make([]float32, nk*width)
-				t.OutTans = make([]float32, nk*width)
-			}
-			for i := 0; i < nk; i++ {
-				t.Frames[i] = r.i32(p)
-				p += 4
-				p = r.values(t.Values[i*width:(i+1)*width], p, s.IsInt)
-				if hasTans {
-					p = r.values(t.InTans[i*width:(i+1)*width], p, s.IsInt)
-					p = r.values(t.OutTans[i*width:(i+1)*width], p, s.IsInt)
-				}
-			}
+		next, err := r.track(pos, end, what, s)
+		if err != nil {
+			return err
 		}
-		if *s.dst != nil && r.more() {
-			r.warn("offset %d: %s: second %s track replaces the first", pos, what, s.Name)
-		}
-		*s.dst = t
 		pos = next
 	}
 	return nil
+}
+
+// skipTrack returns the end of the track of values width wide at pos.
+func (r *reader) skipTrack(pos, end int, what string, width int) (int, error) {
+	n, keySize, err := r.trackHeader(pos, end, what, width)
+	if err != nil {
+		return 0, err
+	}
+	return pos + mdxfmt.SizeTrackHdr + n*keySize, nil
+}
+
+// trackHeader checks the header of the track at pos and that its keys fit before end, and
+// returns the key count and size.
+func (r *reader) trackHeader(pos, end int, what string, width int) (n, keySize int, err error) {
+	if end-pos < mdxfmt.SizeTrackHdr {
+		return 0, 0, r.fail(pos, "%s: track %s: header needs %d bytes, only %d left",
+			what, r.tagName(pos), mdxfmt.SizeTrackHdr, end-pos)
+	}
+	keys := r.u32(pos + 4)
+	interp := r.u32(pos + 8)
+	if interp > uint32(wc3.Bezier) {
+		return 0, 0, r.fail(pos+8, "%s: track %s: unknown interpolation type %d", what, r.tagName(pos), interp)
+	}
+	per := width
+	if interp >= uint32(wc3.Hermite) {
+		per = 3 * width
+	}
+	keySize = 4 + 4*per
+	p := pos + mdxfmt.SizeTrackHdr
+	if uint64(keys)*uint64(keySize) > uint64(end-p) {
+		return 0, 0, r.fail(pos+4, "%s: track %s: %d keys of %d bytes exceed the %d bytes left",
+			what, r.tagName(pos), keys, keySize, end-p)
+	}
+	return int(keys), keySize, nil
+}
+
+// track reads the track at pos, whose tag is s's, into s and returns its end.
+func (r *reader) track(pos, end int, what string, s *slot) (int, error) {
+	width := s.Width
+	n, keySize, err := r.trackHeader(pos, end, what, width)
+	if err != nil {
+		return 0, err
+	}
+	interp := r.u32(pos + 8)
+	p := pos + mdxfmt.SizeTrackHdr
+	next := p + n*keySize
+	t := &wc3.Track{Interp: wc3.Interp(interp), GlobalSeq: r.i32(pos + 12), Width: width}
+	if n > 0 {
+		nk := n
+		t.Frames = make([]int32, nk)
+		t.Values = make([]float32, nk*width)
+		hasTans := interp >= uint32(wc3.Hermite)
+		if hasTans {
+			t.InTans = make([]float32, nk*width)
+			t.OutTans = make([]float32, nk*width)
+		}
+		for i := 0; i < nk; i++ {
+			t.Frames[i] = r.i32(p)
+			p += 4
+			p = r.values(t.Values[i*width:(i+1)*width], p, s.IsInt)
+			if hasTans {
+				p = r.values(t.InTans[i*width:(i+1)*width], p, s.IsInt)
+				p = r.values(t.OutTans[i*width:(i+1)*width], p, s.IsInt)
+			}
+		}
+	}
+	if *s.dst != nil && r.more() {
+		r.warn("offset %d: %s: second %s track replaces the first", pos, what, s.Name)
+	}
+	*s.dst = t
+	return next, nil
 }
 
 func (r *reader) values(dst []float32, p int, isInt bool) int {
@@ -467,19 +522,25 @@ func (r *reader) node(pos, end int, n *wc3.Node, what string) (int, error) {
 }
 
 func (r *reader) material(pos, end int) (int, error) {
-	const fixed = 20 // size, priorityPlane, flags, "LAYS", count
+	fixed := 20 // size, priorityPlane, flags, "LAYS", count
+	if r.layout == mdxfmt.V900 || r.layout == mdxfmt.V1000 {
+		fixed += 80 // the shader's name, after the flags
+	}
 	oe, err := r.sized(pos, end, fixed, "material")
 	if err != nil {
 		return 0, err
 	}
 	mt := wc3.Material{PriorityPlane: r.i32(pos + 4), Flags: r.u32(pos + 8)}
-	if r.u32(pos+12) != mdxfmt.TagLAYS {
-		return 0, r.fail(pos+12, "material: found %s, want \"LAYS\"", r.tagName(pos+12))
+	if fixed > 20 {
+		mt.Shader = r.str(pos+12, 80)
 	}
-	n := r.u32(pos + 16)
+	if r.u32(pos+fixed-8) != mdxfmt.TagLAYS {
+		return 0, r.fail(pos+fixed-8, "material: found %s, want \"LAYS\"", r.tagName(pos+fixed-8))
+	}
+	n := r.u32(pos + fixed - 4)
 	p := pos + fixed
 	if uint64(n)*28 > uint64(oe-p) {
-		return 0, r.fail(pos+16, "material: %d layers cannot fit in %d bytes", n, oe-p)
+		return 0, r.fail(pos+fixed-4, "material: %d layers cannot fit in %d bytes", n, oe-p)
 	}
 	if n > 0 {
 		mt.Layers = make([]wc3.Layer, n)
@@ -489,10 +550,7 @@ func (r *reader) material(pos, end int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		l := &mt.Layers[i]
-		*l = wc3.Layer{FilterMode: r.u32(p + 4), Shading: r.u32(p + 8), TextureID: r.i32(p + 12),
-			TextureAnimID: r.i32(p + 16), CoordID: r.u32(p + 20), Alpha: r.f32(p + 24)}
-		if err := r.tracks(p+28, le, "layer", []slot{{mdxfmt.KMTF, &l.TextureTrack}, {mdxfmt.KMTA, &l.AlphaTrack}}); err != nil {
+		if err := r.layer(p, le, &mt.Layers[i]); err != nil {
 			return 0, err
 		}
 		p = le
@@ -502,6 +560,70 @@ func (r *reader) material(pos, end int) (int, error) {
 	}
 	r.m.Materials = append(r.m.Materials, mt)
 	return oe, nil
+}
+
+// layer reads the layer filling [pos, end), whose inclusive size sized has checked to be at
+// least 28 bytes.
+func (r *reader) layer(pos, end int, l *wc3.Layer) error {
+	*l = wc3.Layer{FilterMode: r.u32(pos + 4), Shading: r.u32(pos + 8), TextureID: r.i32(pos + 12),
+		TextureAnimID: r.i32(pos + 16), CoordID: r.u32(pos + 20), Alpha: r.f32(pos + 24)}
+	p := pos + 28
+	slots := []slot{{mdxfmt.KMTF, &l.TextureTrack}, {mdxfmt.KMTA, &l.AlphaTrack}}
+	if r.layout > Version {
+		// Emissive gain (900), then the fresnel colour, opacity and team colour (1000; files of
+		// 900 carry them too). Each is read only where the bytes left do not start a track.
+		hd := &wc3.LayerHD{EmissiveGain: 1, FresnelColor: [3]float32{1, 1, 1}}
+		l.Reforged = hd
+		for _, f := range []*float32{&hd.EmissiveGain, &hd.FresnelColor[0], &hd.FresnelColor[1], &hd.FresnelColor[2],
+			&hd.FresnelOpacity, &hd.FresnelTeamColor} {
+			if end-p < 4 || r.trackTag(p) {
+				break
+			}
+			*f = r.f32(p)
+			p += 4
+		}
+		slots = append(slots, slot{mdxfmt.KMTE, &hd.EmissiveTrack}, slot{mdxfmt.KFC3, &hd.FresnelColorTrack},
+			slot{mdxfmt.KFCA, &hd.FresnelAlphaTrack}, slot{mdxfmt.KFTC, &hd.FresnelTeamTrack})
+		if r.layout >= mdxfmt.V1100 {
+			// The shader type and the textures by slot, each with its own texture-id track;
+			// the layer's other tracks follow the list.
+			if err := r.need(p, end, 8, "layer"); err != nil {
+				return err
+			}
+			hd.ShaderType = r.u32(p)
+			n := r.u32(p + 4)
+			p += 8
+			if uint64(n)*8 > uint64(end-p) {
+				return r.fail(p-4, "layer: %d textures of at least 8 bytes exceed the %d bytes left", n, end-p)
+			}
+			if n > 0 {
+				hd.Textures = make([]wc3.LayerTexture, n)
+			}
+			for i := range hd.Textures {
+				if err := r.need(p, end, 8, "layer texture"); err != nil {
+					return err
+				}
+				t := &hd.Textures[i]
+				t.TextureID, t.Slot = r.i32(p), r.u32(p+4)
+				p += 8
+				if end-p >= 4 && r.u32(p) == mdxfmt.KMTF.Tag {
+					q, err := r.track(p, end, "layer texture", &slot{mdxfmt.KMTF, &t.TextureTrack})
+					if err != nil {
+						return err
+					}
+					p = q
+				}
+			}
+			slots = slots[1:] // KMTF belongs to the textures
+		}
+	}
+	return r.tracks(p, end, "layer", slots)
+}
+
+// trackTag reports whether the four bytes at p are a track tag the reader knows.
+func (r *reader) trackTag(p int) bool {
+	_, ok := mdxfmt.ForeignWidth[r.u32(p)]
+	return ok
 }
 
 func (r *reader) textureAnim(pos, end int) (int, error) {
@@ -603,9 +725,19 @@ func (r *reader) geoset(pos, end int) (int, error) {
 	g.MaterialID = r.u32(p)
 	g.SelectionGroup = r.u32(p + 4)
 	g.SelectionFlags = r.u32(p + 8)
-	g.Extent = r.extent(p + 12)
-	ne := r.u32(p + 12 + mdxfmt.SizeExtent)
-	p += 12 + mdxfmt.SizeExtent + 4
+	p += 12
+	if r.layout > Version {
+		// Level of detail and name, then the extents.
+		if err := r.need(p, oe, 84+mdxfmt.SizeExtent+4, "geoset"); err != nil {
+			return 0, err
+		}
+		g.LOD = r.i32(p)
+		g.Name = r.str(p+4, 80)
+		p += 84
+	}
+	g.Extent = r.extent(p)
+	ne := r.u32(p + mdxfmt.SizeExtent)
+	p += mdxfmt.SizeExtent + 4
 	if uint64(ne)*mdxfmt.SizeExtent > uint64(oe-p) {
 		return 0, r.fail(p-4, "geoset: %d sequence extents exceed the %d bytes left", ne, oe-p)
 	}
@@ -614,6 +746,31 @@ func (r *reader) geoset(pos, end int) (int, error) {
 		for i := range g.SeqExtents {
 			g.SeqExtents[i] = r.extent(p)
 			p += mdxfmt.SizeExtent
+		}
+	}
+	// Reforged: tangents and skin weights, each optional, before the texture coordinates.
+	for r.layout > Version && oe-p >= 8 && r.u32(p) != mdxfmt.TagUVAS {
+		switch r.u32(p) {
+		case mdxfmt.TagTANG:
+			if n, p, err = r.array(p, oe, mdxfmt.TagTANG, 16); err != nil {
+				return 0, err
+			}
+			if n > 0 {
+				g.Tangents = make([][4]float32, n)
+				le.Get(g.Tangents, r.d[p:p+16*n], 4)
+				p += 16 * n
+			}
+		case mdxfmt.TagSKIN:
+			if n, p, err = r.array(p, oe, mdxfmt.TagSKIN, 1); err != nil {
+				return 0, err
+			}
+			if n > 0 {
+				g.Skin = make([]uint8, n)
+				copy(g.Skin, r.d[p:p+n])
+				p += n
+			}
+		default:
+			return 0, r.fail(p, "geoset: found %s, want \"TANG\", \"SKIN\" or \"UVAS\"", r.tagName(p))
 		}
 	}
 	if n, p, err = r.array(p, oe, mdxfmt.TagUVAS, 8); err != nil {
@@ -637,6 +794,56 @@ func (r *reader) geoset(pos, end int) (int, error) {
 	if p < oe {
 		r.warn("offset %d: geoset: %d unread bytes skipped", p, oe-p)
 	}
+	return oe, nil
+}
+
+// bindPoses reads BPOS: a count, then a 3×4 matrix (12 floats) per object.
+func (r *reader) bindPoses(pos, end int) error {
+	if err := r.need(pos, end, 4, "BPOS"); err != nil {
+		return err
+	}
+	n := r.u32(pos)
+	if uint64(n)*48 > uint64(end-pos-4) {
+		return r.fail(pos, "BPOS: %d matrices of 48 bytes exceed the chunk's %d bytes", n, end-pos-4)
+	}
+	if n > 0 {
+		r.m.BindPoses = make([][12]float32, n)
+		for i := range r.m.BindPoses {
+			r.values(r.m.BindPoses[i][:], pos+4+48*i, false)
+		}
+	}
+	if rest := end - pos - 4 - 48*int(n); rest > 0 {
+		r.warn("offset %d: BPOS: %d bytes after the matrices skipped", pos+4+48*int(n), rest)
+	}
+	return nil
+}
+
+// faceEffects reads FAFX: records of an 80-byte target and a 260-byte path.
+func (r *reader) faceEffects(pos, end int) error {
+	n, err := r.records(pos, end, 340, "FAFX")
+	if err != nil {
+		return err
+	}
+	for i := range n {
+		p := pos + 340*i
+		r.m.FaceEffects = append(r.m.FaceEffects, wc3.FaceEffect{Target: r.str(p, 80), Path: r.str(p+80, 260)})
+	}
+	return nil
+}
+
+// popcorn reads one CORN emitter as far as the .json records it: its node, and the effect file
+// named after eight numbers.
+func (r *reader) popcorn(pos, end int) (int, error) {
+	var n wc3.Node
+	oe, p, err := r.framed(pos, end, &n, 0, "popcorn emitter")
+	if err != nil {
+		return 0, err
+	}
+	rec := wc3.PopcornRecord{Name: n.Name, ObjectID: n.ObjectID}
+	if oe-p >= 32+260 {
+		rec.Path = r.str(p+32, 260)
+	}
+	r.m.Popcorns = append(r.m.Popcorns, rec)
 	return oe, nil
 }
 
@@ -720,7 +927,16 @@ func (r *reader) light(pos, end int) (int, error) {
 	l.Intensity = r.f32(p + 24)
 	l.AmbColor = r.vec3(p + 28)
 	l.AmbIntensity = r.f32(p + 40)
-	err = r.tracks(p+44, oe, "light", []slot{
+	p += 44
+	if r.layout >= mdxfmt.V1200 {
+		if err := r.need(p, oe, 4, "light"); err != nil {
+			return 0, err
+		}
+		v := r.f32(p)
+		l.ShadowIntensity = &v
+		p += 4
+	}
+	err = r.tracks(p, oe, "light", []slot{
 		{mdxfmt.KLAS, &l.AttenuationStartTrack}, {mdxfmt.KLAE, &l.AttenuationEndTrack}, {mdxfmt.KLAC, &l.ColorTrack},
 		{mdxfmt.KLAI, &l.IntensityTrack}, {mdxfmt.KLBI, &l.AmbIntensityTrack}, {mdxfmt.KLBC, &l.AmbColorTrack},
 		{mdxfmt.KLAV, &l.Visibility}})
@@ -960,10 +1176,16 @@ func (r *reader) check() {
 		if sum != uint64(len(g.Matrices)) {
 			r.warn("geoset %d: matrix groups count %d entries, MATS has %d", i, sum, len(g.Matrices))
 		}
+		if g.Tangents != nil && len(g.Tangents) != nv {
+			r.warn("geoset %d: %d tangents for %d vertices", i, len(g.Tangents), nv)
+		}
+		if g.Skin != nil && len(g.Skin) != 8*nv {
+			r.warn("geoset %d: %d bytes of skin weights for %d vertices (8 each)", i, len(g.Skin), nv)
+		}
 	}
 	nodes := len(m.Bones) + len(m.Lights) + len(m.Helpers) + len(m.Attachments) +
 		len(m.ParticleEmitters) + len(m.ParticleEmitters2) + len(m.RibbonEmitters) +
-		len(m.Events) + len(m.CollisionShapes)
+		len(m.Events) + len(m.CollisionShapes) + len(m.Popcorns)
 	if nodes != len(m.PivotPoints) {
 		r.warn("%d pivot points for %d objects", len(m.PivotPoints), nodes)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3/internal/mdxfmt"
 )
 
-// MDX writes m as an MDX file (version 800, whatever m.Version says), chunks in the order
+// MDX writes m as an MDX file (m.Version when it is a Reforged version, 900 to 1200, or newer,
+// written with 1200's layout; else 800), chunks in the order
 // Blizzard's files use, empty chunks left out. It fails on data the format cannot hold
 // unchanged (strings too long or containing NUL, tracks whose lengths disagree with their key
 // count, width or interpolation, non-integer texture-id keys, collision shapes with the wrong
@@ -22,7 +23,13 @@ func MDX(m *wc3.Model) ([]byte, error) {
 	if m == nil {
 		return nil, errors.New("wc3test.MDX: nil model")
 	}
-	w := &mdxWriter{b: make([]byte, 0, mdxSize(m))}
+	w := &mdxWriter{b: make([]byte, 0, mdxSize(m)), v: mdxfmt.Version, label: mdxfmt.Version}
+	switch {
+	case mdxfmt.KnownVersion(m.Version):
+		w.v, w.label = m.Version, m.Version
+	case m.Version > mdxfmt.Newest: // read with the newest layout: written so
+		w.v, w.label = mdxfmt.Newest, m.Version
+	}
 	w.model(m)
 	if w.err != nil {
 		return nil, w.err
@@ -47,8 +54,10 @@ func mdxSize(m *wc3.Model) int {
 }
 
 type mdxWriter struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	v     uint32 // the version whose layout is written
+	label uint32 // the version VERS says
 }
 
 func (w *mdxWriter) fail(format string, a ...any) {
@@ -135,7 +144,7 @@ func chunks[T any](w *mdxWriter, tag uint32, items []T, write func(*T)) {
 // model writes the chunks in the order Blizzard's files use.
 func (w *mdxWriter) model(m *wc3.Model) {
 	w.tag(mdxfmt.TagMDLX)
-	w.chunk(mdxfmt.TagVERS, func() { w.u32(mdxfmt.Version) })
+	w.chunk(mdxfmt.TagVERS, func() { w.u32(w.label) })
 	w.chunk(mdxfmt.TagMODL, func() {
 		w.str(m.Name, 80, "model name")
 		w.str(m.AnimFile, 260, "animation file")
@@ -162,6 +171,30 @@ func (w *mdxWriter) model(m *wc3.Model) {
 	chunks(w, mdxfmt.TagCAMS, m.Cameras, w.camera)
 	chunks(w, mdxfmt.TagEVTS, m.Events, w.event)
 	chunks(w, mdxfmt.TagCLID, m.CollisionShapes, w.collision)
+	if len(m.BindPoses) > 0 {
+		w.chunk(mdxfmt.TagBPOS, func() {
+			w.u32(uint32(len(m.BindPoses)))
+			for _, bp := range m.BindPoses {
+				for _, f := range bp {
+					w.f32(f)
+				}
+			}
+		})
+	}
+	chunks(w, mdxfmt.TagFAFX, m.FaceEffects, func(f *wc3.FaceEffect) {
+		w.str(f.Target, 80, "face effect target")
+		w.str(f.Path, 260, "face effect path")
+	})
+	chunks(w, mdxfmt.TagCORN, m.Popcorns, func(c *wc3.PopcornRecord) {
+		p := w.open()
+		w.node(&wc3.Node{Name: c.Name, ObjectID: c.ObjectID, ParentID: -1, Flags: 0}, "popcorn emitter")
+		for _, f := range []float32{1, 1, 1, 1, 1, 1, 1, 0} {
+			w.f32(f)
+		}
+		w.str(c.Path, 260, "popcorn path")
+		w.str("", 260, "popcorn visibility")
+		w.close(p, 0)
+	})
 }
 
 func (w *mdxWriter) sequence(s *wc3.Sequence) {
@@ -218,6 +251,13 @@ func (w *mdxWriter) light(l *wc3.Light) {
 	w.f32(l.Intensity)
 	w.vec3(l.AmbColor)
 	w.f32(l.AmbIntensity)
+	if w.v >= mdxfmt.V1200 {
+		si := float32(0.4) // what older versions mean
+		if l.ShadowIntensity != nil {
+			si = *l.ShadowIntensity
+		}
+		w.f32(si)
+	}
 	w.tracks("light", []slot{
 		{mdxfmt.KLAS, &l.AttenuationStartTrack}, {mdxfmt.KLAE, &l.AttenuationEndTrack},
 		{mdxfmt.KLAC, &l.ColorTrack}, {mdxfmt.KLAI, &l.IntensityTrack},
@@ -267,6 +307,9 @@ func (w *mdxWriter) material(mt *wc3.Material) {
 	p := w.open()
 	w.i32(mt.PriorityPlane)
 	w.u32(mt.Flags)
+	if w.v == mdxfmt.V900 || w.v == mdxfmt.V1000 {
+		w.str(mt.Shader, 80, "shader name")
+	}
 	w.tag(mdxfmt.TagLAYS)
 	w.u32(uint32(len(mt.Layers)))
 	for i := range mt.Layers {
@@ -278,7 +321,30 @@ func (w *mdxWriter) material(mt *wc3.Material) {
 		w.i32(l.TextureAnimID)
 		w.u32(l.CoordID)
 		w.f32(l.Alpha)
-		w.tracks("layer", []slot{{mdxfmt.KMTF, &l.TextureTrack}, {mdxfmt.KMTA, &l.AlphaTrack}})
+		slots := []slot{{mdxfmt.KMTF, &l.TextureTrack}, {mdxfmt.KMTA, &l.AlphaTrack}}
+		if hd := l.Reforged; w.v > mdxfmt.Version {
+			if hd == nil {
+				hd = &wc3.LayerHD{EmissiveGain: 1, FresnelColor: [3]float32{1, 1, 1}}
+			}
+			w.f32(hd.EmissiveGain)
+			w.vec3(hd.FresnelColor)
+			w.f32(hd.FresnelOpacity)
+			w.f32(hd.FresnelTeamColor)
+			slots = append(slots, slot{mdxfmt.KMTE, &hd.EmissiveTrack}, slot{mdxfmt.KFC3, &hd.FresnelColorTrack},
+				slot{mdxfmt.KFCA, &hd.FresnelAlphaTrack}, slot{mdxfmt.KFTC, &hd.FresnelTeamTrack})
+			if w.v >= mdxfmt.V1100 {
+				w.u32(hd.ShaderType)
+				w.u32(uint32(len(hd.Textures)))
+				for i := range hd.Textures {
+					t := &hd.Textures[i]
+					w.i32(t.TextureID)
+					w.u32(t.Slot)
+					w.tracks("layer texture", []slot{{mdxfmt.KMTF, &t.TextureTrack}})
+				}
+				slots = slots[1:]
+			}
+		}
+		w.tracks("layer", slots)
 		w.close(q, 0)
 	}
 	w.close(p, 0)
@@ -308,10 +374,28 @@ func (w *mdxWriter) geoset(g *wc3.Geoset) {
 	w.u32(g.MaterialID)
 	w.u32(g.SelectionGroup)
 	w.u32(g.SelectionFlags)
+	if w.v > mdxfmt.Version {
+		w.i32(g.LOD)
+		w.str(g.Name, 80, "geoset name")
+	}
 	w.extent(g.Extent)
 	w.u32(uint32(len(g.SeqExtents)))
 	for _, e := range g.SeqExtents {
 		w.extent(e)
+	}
+	if w.v > mdxfmt.Version && g.Tangents != nil {
+		w.tag(mdxfmt.TagTANG)
+		w.u32(uint32(len(g.Tangents)))
+		for _, t := range g.Tangents {
+			for _, f := range t {
+				w.f32(f)
+			}
+		}
+	}
+	if w.v > mdxfmt.Version && g.Skin != nil {
+		w.tag(mdxfmt.TagSKIN)
+		w.u32(uint32(len(g.Skin)))
+		w.b = append(w.b, g.Skin...)
 	}
 	w.tag(mdxfmt.TagUVAS)
 	w.u32(uint32(len(g.UVSets)))

@@ -7,6 +7,7 @@
 package wc3test
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/modelfs/modelfs/translate/wc3"
@@ -320,5 +321,55 @@ func Sample() *wc3.Model {
 	for i := 0; i < 15; i++ {
 		m.PivotPoints = append(m.PivotPoints, [3]float32{float32(i), float32(-i), float32(i) * 0.5})
 	}
+	return m
+}
+
+// Reforged returns Sample() as a model of version v (900, 1000, 1100 or 1200) with every field
+// those versions add: geoset LOD, names, tangents and skin weights, material shader names (900
+// and 1000), layer emissive and fresnel fields with their tracks, 1100's texture lists by slot,
+// 1200's light shadow intensity, bind poses, a face effect and a popcorn emitter.
+func Reforged(v uint32) *wc3.Model {
+	m := Sample()
+	m.Version = v
+	for i := range m.Geosets {
+		g := &m.Geosets[i]
+		g.LOD, g.Name = int32(i)-1, fmt.Sprintf("geoset %d", i)
+		g.Tangents = make([][4]float32, len(g.Vertices))
+		g.Skin = make([]uint8, 8*len(g.Vertices))
+		for k := range g.Vertices {
+			g.Tangents[k] = [4]float32{1, 0, 0, float32(1 - 2*(k%2))}
+			copy(g.Skin[8*k:], []uint8{0, 1, 0, 0, 200, 55, 0, 0})
+		}
+	}
+	for i := range m.Materials {
+		mt := &m.Materials[i]
+		if v < 1100 {
+			mt.Shader = "Shader_HD_DefaultUnit"
+		}
+		for j := range mt.Layers {
+			l := &mt.Layers[j]
+			l.Reforged = &wc3.LayerHD{EmissiveGain: 0.5, FresnelColor: [3]float32{1, 0.5, 0.25}, FresnelOpacity: 0.1, FresnelTeamColor: 0.2}
+			if j == 0 {
+				l.Reforged.EmissiveTrack = &wc3.Track{Interp: wc3.Linear, GlobalSeq: -1, Width: 1, Frames: []int32{0, 100}, Values: []float32{0, 1}}
+				l.Reforged.FresnelColorTrack = &wc3.Track{Interp: wc3.DontInterp, GlobalSeq: -1, Width: 3, Frames: []int32{0}, Values: []float32{1, 1, 1}}
+			}
+			if v >= 1100 {
+				l.Reforged.ShaderType = 1
+				l.Reforged.Textures = []wc3.LayerTexture{{TextureID: l.TextureID, Slot: wc3.SlotDiffuse, TextureTrack: l.TextureTrack},
+					{TextureID: l.TextureID, Slot: wc3.SlotNormal}}
+				l.TextureTrack = nil
+			}
+		}
+	}
+	for i := range m.Lights {
+		if v >= 1200 {
+			si := float32(0.75)
+			m.Lights[i].ShadowIntensity = &si
+		}
+	}
+	m.BindPoses = [][12]float32{{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 6, 7}}
+	m.FaceEffects = []wc3.FaceEffect{{Target: "Head", Path: `Units\Orc\Peon\peon.facefx`}}
+	m.Popcorns = []wc3.PopcornRecord{{Name: "Sparkle", ObjectID: int32(len(m.PivotPoints)), Path: `Abilities\Spells\Sparkle.pkfx`}}
+	m.PivotPoints = append(m.PivotPoints, [3]float32{0, 0, 1})
 	return m
 }

@@ -8,8 +8,28 @@ import (
 	"github.com/modelfs/modelfs/translate/wc3"
 )
 
-// Version is the MDX version of Warcraft III as shipped, the one the reader accepts.
+// Version is the MDX version of classic Warcraft III (Reign of Chaos, The Frozen Throne).
 const Version = 800
+
+// Reforged versions: 900 adds geoset LOD and names, TANG and SKIN, material shader names and
+// layer emissive gain and fresnel fields; 1000 is read like 900; 1100 drops the shader name and
+// gives each layer a list of textures by slot; 1200 adds a light field.
+const (
+	V900   = 900
+	V1000  = 1000
+	V1100  = 1100
+	V1200  = 1200
+	Newest = V1200
+)
+
+// KnownVersion reports whether v is a version the reader reads as its own layout.
+func KnownVersion(v uint32) bool {
+	switch v {
+	case Version, V900, V1000, V1100, V1200:
+		return true
+	}
+	return false
+}
 
 // Fixed sizes of records, in bytes.
 const (
@@ -50,13 +70,16 @@ var (
 	TagCAMS = Tag4("CAMS")
 	TagEVTS = Tag4("EVTS")
 	TagCLID = Tag4("CLID")
+	TagBPOS = Tag4("BPOS")
+	TagFAFX = Tag4("FAFX")
+	TagCORN = Tag4("CORN")
 )
 
-// KnownTag reports whether tag is a top-level chunk of version 800.
+// KnownTag reports whether tag is a top-level chunk of a version the reader knows.
 func KnownTag(tag uint32) bool {
 	switch tag {
 	case TagVERS, TagMODL, TagSEQS, TagGLBS, TagMTLS, TagTEXS, TagTXAN, TagGEOS, TagGEOA, TagBONE, TagLITE,
-		TagHELP, TagATCH, TagPIVT, TagPREM, TagPRE2, TagRIBB, TagCAMS, TagEVTS, TagCLID:
+		TagHELP, TagATCH, TagPIVT, TagPREM, TagPRE2, TagRIBB, TagCAMS, TagEVTS, TagCLID, TagBPOS, TagFAFX, TagCORN:
 		return true
 	}
 	return false
@@ -76,6 +99,8 @@ var (
 	TagUVAS = Tag4("UVAS")
 	TagUVBS = Tag4("UVBS")
 	TagKEVT = Tag4("KEVT")
+	TagTANG = Tag4("TANG")
+	TagSKIN = Tag4("SKIN")
 )
 
 // Kind describes one animated property: its tag, how many values a key holds and whether the
@@ -133,6 +158,10 @@ var (
 	KCTR = k("KCTR", 3)
 	KCRL = k("KCRL", 1)
 	KTTR = k("KTTR", 3)
+	KMTE = k("KMTE", 1)
+	KFC3 = k("KFC3", 3)
+	KFCA = k("KFCA", 1)
+	KFTC = k("KFTC", 1)
 )
 
 // ForeignWidth gives the value width of every track tag known in any object kind or any
@@ -143,12 +172,11 @@ var ForeignWidth = func() map[uint32]int {
 	for _, x := range []Kind{KMTF, KMTA, KTAT, KTAR, KTAS, KGAO, KGAC, KGTR, KGRT,
 		KGSC, KLAS, KLAE, KLAC, KLAI, KLBI, KLBC, KLAV, KATV, KPEE, KPEG, KPLN,
 		KPLT, KPEL, KPES, KPEV, KP2S, KP2R, KP2L, KP2G, KP2E, KP2N, KP2W, KP2V,
-		KRHA, KRHB, KRAL, KRCO, KRTX, KRVS, KCTR, KCRL, KTTR} {
+		KRHA, KRHB, KRAL, KRCO, KRTX, KRVS, KCTR, KCRL, KTTR, KMTE, KFC3, KFCA, KFTC} {
 		m[x.Tag] = x.Width
 	}
-	// Version 900/1000 additions: layer emissive gain and fresnel, popcorn emitters.
-	for name, w := range map[string]int{"KMTE": 1, "KFC3": 3, "KFCA": 1, "KFTC": 1,
-		"KPPA": 1, "KPPC": 3, "KPPE": 1, "KPPL": 1, "KPPS": 1, "KPPV": 1} {
+	// Version 900/1000 additions: popcorn emitters.
+	for name, w := range map[string]int{"KPPA": 1, "KPPC": 3, "KPPE": 1, "KPPL": 1, "KPPS": 1, "KPPV": 1} {
 		m[Tag4(name)] = w
 	}
 	return m
