@@ -7,14 +7,17 @@ import (
 )
 
 // textureExts are the image extensions tried, in order, when a texture's named file is absent:
-// games rename between BLP, TGA and JPEG freely (a model naming x.tga may ship x.jpg).
-var textureExts = []string{".blp", ".tga", ".png", ".jpg", ".jpeg", ".dds"}
+// games rename between BLP, TGA and JPEG freely (a model naming x.tga may ship x.jpg), and
+// Warcraft III Reforged models name their art pipeline's .tif while the game ships .dds (or, in
+// SD, .blp) with the same stem, which it finds in this order.
+var textureExts = []string{".dds", ".blp", ".tga", ".png", ".jpg", ".jpeg"}
 
 // ResolveTexture finds the file a model's texture reference names, the way the games do: the
 // reference is taken relative to the root of the tree first (MPQ paths like
-// Textures\SmileyGW.blp), then to the model's folder, then to the folders beside it (Meteor
-// Blade keeps textures in a texture folder next to pmodel); each with the named extension first,
-// then the other image extensions. Matching ignores case and accepts backslashes. A reference
+// Textures\SmileyGW.blp), then to the model's folder, then to the root of the Warcraft III map
+// the model is in (see mapRoot), then to the folders beside the model's (Meteor Blade keeps
+// textures in a texture folder next to pmodel); each with the named extension first, then the
+// other image extensions. Matching ignores case and accepts backslashes. A reference
 // that climbs with ".." is taken from the model's folder only, and must stay inside the root.
 // It returns the file's path relative to the root, or "" with a reason when nothing matches or
 // the reference tries to leave the root (absolute paths are refused).
@@ -35,6 +38,13 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 			return "", "texture path leaving the root refused: " + ref
 		}
 		candidates = candidates[1:]
+	} else if root, overlay, ok := mapRoot(modelDir); ok {
+		// A map's files are named from the map's root; Reforged looks in the map's _HD.w3mod
+		// (or _SD.w3mod) overlay first when the model is in it.
+		if overlay != "" {
+			candidates = append(candidates, path.Join(root, overlay, clean))
+		}
+		candidates = append(candidates, path.Join(root, clean), path.Join(root, path.Base(clean)))
 	}
 	if src.FS == nil {
 		return "", "no directory access to look for " + ref
@@ -70,6 +80,26 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 		return "", "texture not found: " + ref + " (the model is at the top of the tree served, so the folders beside its own are out of reach: serve the folder above it)"
 	}
 	return "", "texture not found: " + ref
+}
+
+// mapRoot returns the root of the Warcraft III map dir is in — the folder (or archive) named
+// *.w3x or *.w3m, or the folder holding a *.w3mod overlay — and the overlay dir is in, if any.
+func mapRoot(dir string) (root, overlay string, ok bool) {
+	parts := strings.Split(dir, "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := strings.ToLower(parts[i])
+		switch {
+		case strings.HasSuffix(p, ".w3mod"):
+			root, overlay, ok = path.Join(parts[:i]...), parts[i], true
+			if root == "" {
+				root = "."
+			}
+			return root, overlay, ok
+		case strings.HasSuffix(p, ".w3x") || strings.HasSuffix(p, ".w3m"):
+			return path.Join(parts[:i+1]...), "", true
+		}
+	}
+	return "", "", false
 }
 
 // findImage looks for p, then p with each other image extension, ignoring case.

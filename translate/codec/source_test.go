@@ -71,6 +71,14 @@ func TestResolveTexture(t *testing.T) {
 		"meteor/texture/NM001F01.JPG",
 		"Creature/Rabbit/Rabbit.m2",
 		"Creature/Rabbit/RabbitSkin.blp",
+		// A Reforged map: HD and SD overlays, .tif references to .dds and .blp files.
+		"maps/m.w3x/urn_diffuse.dds",
+		"maps/m.w3x/urn_diffuse.blp",
+		"maps/m.w3x/Units/Peon/Peon_Diffuse.blp",
+		"maps/m.w3x/_HD.w3mod/Units/Peon/Peon_Diffuse.dds",
+		"maps/m.w3x/_HD.w3mod/urn.mdx",
+		"maps/m.w3x/Doodads/urn.mdx",
+		"maps/m.w3x/peon.mdx",
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -89,22 +97,26 @@ func TestResolveTexture(t *testing.T) {
 		return Source{Name: model, FS: RootFS(root)}
 	}
 	for _, tc := range []struct{ model, ref, want, reason string }{
-		{"Units/Footman/Footman.mdx", `Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},         // root-relative, backslashes
-		{"Units/Footman/Footman.mdx", `TEXTURES\smileygw.BLP`, "Textures/SmileyGW.blp", ""},         // any case
-		{"Units/Footman/Footman.mdx", "Footman.blp", "Units/Footman/Footman.blp", ""},               // the model's folder
-		{"Units/Footman/Footman.mdx", `Units\Footman\Footman.tga`, "Units/Footman/Footman.blp", ""}, // another extension
-		{"meteor/pmodel/p0.skc", "nm001b01.tga", "meteor/texture/nm001b01.tga", ""},                 // a sibling folder
-		{"meteor/pmodel/p0.skc", "nm001f01.JPG", "meteor/texture/NM001F01.JPG", ""},                 // sibling, any case
-		{"meteor/pmodel/p0.skc", "nm001f01.tga", "meteor/texture/NM001F01.JPG", ""},                 // .tga ↔ .jpg
-		{"Units/Footman/Footman.mdx", `..\..\..\etc\passwd`, "", "leaving the root"},                // refused
-		{"Units/Footman/Footman.mdx", `..\..\Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},   // climbs, stays inside
-		{"meteor/pmodel/p0.skc", `..\texture\nm001b01.tga`, "meteor/texture/nm001b01.tga", ""},      // climbs, stays inside
-		{"meteor/pmodel/p0.skc", `..\..\..\texture\nm001b01.tga`, "", "leaving the root"},           // climbs out
-		{"Units/Footman/Footman.mdx", "/etc/passwd", "", "absolute"},                                // refused
-		{"Units/Footman/Footman.mdx", `C:\War3\x.blp`, "", "absolute"},                              // refused
-		{"Units/Footman/Footman.mdx", `Textures\Missing.blp`, "", "not found"},                      // absent
-		{"Units/Footman/Footman.mdx", "", "", "empty"},                                              // empty
-		{"p0.skc", "nm001b01.tga", "", "serve the folder above it"},                                 // a pmodel folder served alone
+		{"Units/Footman/Footman.mdx", `Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},                                     // root-relative, backslashes
+		{"Units/Footman/Footman.mdx", `TEXTURES\smileygw.BLP`, "Textures/SmileyGW.blp", ""},                                     // any case
+		{"Units/Footman/Footman.mdx", "Footman.blp", "Units/Footman/Footman.blp", ""},                                           // the model's folder
+		{"Units/Footman/Footman.mdx", `Units\Footman\Footman.tga`, "Units/Footman/Footman.blp", ""},                             // another extension
+		{"meteor/pmodel/p0.skc", "nm001b01.tga", "meteor/texture/nm001b01.tga", ""},                                             // a sibling folder
+		{"meteor/pmodel/p0.skc", "nm001f01.JPG", "meteor/texture/NM001F01.JPG", ""},                                             // sibling, any case
+		{"meteor/pmodel/p0.skc", "nm001f01.tga", "meteor/texture/NM001F01.JPG", ""},                                             // .tga ↔ .jpg
+		{"Units/Footman/Footman.mdx", `..\..\..\etc\passwd`, "", "leaving the root"},                                            // refused
+		{"Units/Footman/Footman.mdx", `..\..\Textures\SmileyGW.blp`, "Textures/SmileyGW.blp", ""},                               // climbs, stays inside
+		{"meteor/pmodel/p0.skc", `..\texture\nm001b01.tga`, "meteor/texture/nm001b01.tga", ""},                                  // climbs, stays inside
+		{"meteor/pmodel/p0.skc", `..\..\..\texture\nm001b01.tga`, "", "leaving the root"},                                       // climbs out
+		{"Units/Footman/Footman.mdx", "/etc/passwd", "", "absolute"},                                                            // refused
+		{"Units/Footman/Footman.mdx", `C:\War3\x.blp`, "", "absolute"},                                                          // refused
+		{"Units/Footman/Footman.mdx", `Textures\Missing.blp`, "", "not found"},                                                  // absent
+		{"Units/Footman/Footman.mdx", "", "", "empty"},                                                                          // empty
+		{"p0.skc", "nm001b01.tga", "", "serve the folder above it"},                                                             // a pmodel folder served alone
+		{"maps/m.w3x/_HD.w3mod/urn.mdx", "urn_diffuse.tif", "maps/m.w3x/urn_diffuse.dds", ""},                                   // the map's root; .dds before .blp
+		{"maps/m.w3x/Doodads/urn.mdx", "urn_diffuse.tif", "maps/m.w3x/urn_diffuse.dds", ""},                                     // from a folder of the map
+		{"maps/m.w3x/_HD.w3mod/urn.mdx", `Units\Peon\Peon_Diffuse.tif`, "maps/m.w3x/_HD.w3mod/Units/Peon/Peon_Diffuse.dds", ""}, // the HD overlay first
+		{"maps/m.w3x/peon.mdx", `Units\Peon\Peon_Diffuse.tif`, "maps/m.w3x/Units/Peon/Peon_Diffuse.blp", ""},                    // outside the overlay
 	} {
 		got, reason := src(tc.model).ResolveTexture(tc.ref)
 		if got != tc.want || (tc.reason != "" && !strings.Contains(reason, tc.reason)) {

@@ -240,3 +240,24 @@ func fixNormals(dst []byte, n [][3]float32) {
 		putF32s(dst[v*12:], q[:])
 	}
 }
+
+// fixTangents makes, in the written buffer dst, every tangent of t what glTF asks: a unit XYZ
+// (a zero or non-finite one becomes +X) and a W of exactly 1 or −1 (−1 for a negative W).
+func fixTangents(dst []byte, t [][4]float32) {
+	for v, p := range t {
+		l2 := float64(p[0])*float64(p[0]) + float64(p[1])*float64(p[1]) + float64(p[2])*float64(p[2])
+		w := float32(1)
+		if p[3] < 0 {
+			w = -1
+		}
+		if math.Abs(l2-1) <= normalSlack && p[3] == w {
+			continue
+		}
+		q := [4]float32{1, 0, 0, w}
+		if l2 > 0 && !math.IsInf(l2, 0) && !math.IsNaN(l2) {
+			inv := 1 / math.Sqrt(l2)
+			q = [4]float32{float32(float64(p[0]) * inv), float32(float64(p[1]) * inv), float32(float64(p[2]) * inv), w}
+		}
+		putF32s(dst[v*16:], q[:])
+	}
+}

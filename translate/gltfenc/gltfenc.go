@@ -249,6 +249,9 @@ func plan(s *scene.Scene, opt Options) (n int, arcs []int32) {
 		if len(m.Normals) == nv {
 			n += nv * 12
 		}
+		if len(m.Tangents) == nv {
+			n += nv * 16
+		}
 		n += len(m.UVs) * nv * 8
 		if len(m.Colors) == nv {
 			n += nv * 16
@@ -647,6 +650,27 @@ func (e *encoder) material(i int) (*gltf.Material, error) {
 			x["texture"] = textureExtras(&e.s.Textures[m.Texture], m.TexCoord)
 		}
 	}
+	if p := m.PBR; p != nil {
+		if p.Normal >= len(e.s.Textures) || p.ORM >= len(e.s.Textures) {
+			return nil, fmt.Errorf("gltfenc: material %d uses maps %d and %d of %d textures", i, p.Normal, p.ORM, len(e.s.Textures))
+		}
+		if p.Normal >= 0 {
+			if ti := e.texture(p.Normal, m.TexCoord); ti != nil {
+				out.NormalTexture = &gltf.NormalTexture{Index: gltf.Index(ti.Index), TexCoord: ti.TexCoord}
+			} else {
+				x["normalTexture"] = textureExtras(&e.s.Textures[p.Normal], m.TexCoord)
+			}
+		}
+		if p.ORM >= 0 {
+			if ti := e.texture(p.ORM, m.TexCoord); ti != nil {
+				out.OcclusionTexture = &gltf.OcclusionTexture{Index: gltf.Index(ti.Index), TexCoord: ti.TexCoord}
+				pbr.MetallicRoughnessTexture = ti
+				pbr.MetallicFactor = gltf.Float(1) // the map's blue says how metallic
+			} else {
+				x["ormTexture"] = textureExtras(&e.s.Textures[p.ORM], m.TexCoord)
+			}
+		}
+	}
 	if em := m.Emission; em != nil {
 		if em.Texture >= len(e.s.Textures) {
 			return nil, fmt.Errorf("gltfenc: material %d emits texture %d of %d", i, em.Texture, len(e.s.Textures))
@@ -840,6 +864,15 @@ func (e *encoder) mesh(i int) error {
 		e.bin.f32s(flat3(m.Normals))
 		fixNormals(e.bin.b[start:], m.Normals)
 		attrs[gltf.NORMAL] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec3, nv, nil, nil)
+	}
+	if len(m.Tangents) > 0 {
+		if len(m.Tangents) != nv || len(m.Normals) != nv {
+			return fmt.Errorf("gltfenc: mesh %d has %d tangents and %d normals for %d vertices", i, len(m.Tangents), len(m.Normals), nv)
+		}
+		start = len(e.bin.b)
+		e.bin.f32s(flat4(m.Tangents))
+		fixTangents(e.bin.b[start:], m.Tangents)
+		attrs[gltf.TANGENT] = e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec4, nv, nil, nil)
 	}
 	for u, set := range m.UVs {
 		if len(set) != nv {

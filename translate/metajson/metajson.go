@@ -155,7 +155,7 @@ func source(src *scene.Source) value {
 }
 
 func mesh(_ int, m *scene.Mesh) (*object, scene.Extras) {
-	o := newObject(11)
+	o := newObject(12)
 	o.add("name", str(m.Name))
 	o.add("vertices", integer(int64(len(m.Positions))))
 	o.add("triangles", integer(int64(len(m.Indices)/3)))
@@ -163,6 +163,9 @@ func mesh(_ int, m *scene.Mesh) (*object, scene.Extras) {
 	o.add("uvSets", integer(int64(len(m.UVs))))
 	o.add("normals", boolean(len(m.Normals) > 0))
 	o.add("colors", boolean(len(m.Colors) > 0))
+	if len(m.Tangents) > 0 {
+		o.add("tangents", boolean(true))
+	}
 	o.add("skinned", boolean(m.Skin >= 0 && len(m.Joints) > 0))
 	o.add("skin", index(m.Skin))
 	o.add("maxInfluences", integer(int64(maxInfluences(m))))
@@ -171,7 +174,7 @@ func mesh(_ int, m *scene.Mesh) (*object, scene.Extras) {
 }
 
 func material(_ int, m *scene.Material) (*object, scene.Extras) {
-	o := newObject(11)
+	o := newObject(12)
 	o.add("name", str(m.Name))
 	mode := m.AlphaMode
 	if mode == "" {
@@ -193,6 +196,12 @@ func material(_ int, m *scene.Material) (*object, scene.Extras) {
 		em.add("texCoord", integer(int64(e.TexCoord)))
 		em.add("factor", f32s(e.Factor[:]...))
 		o.add("emission", em.v)
+	}
+	if p := m.PBR; p != nil {
+		pm := newObject(2)
+		pm.add("normal", index(p.Normal))
+		pm.add("orm", index(p.ORM))
+		o.add("pbr", pm.v)
 	}
 	return o, m.Extras
 }

@@ -150,9 +150,12 @@ type Node struct {
 type Mesh struct {
 	Name      string
 	Positions [][3]float32
-	Normals   [][3]float32   // empty or one per position, unit length
-	UVs       [][][2]float32 // UV sets, each with one entry per position; origin top-left
-	Colors    [][4]float32   // empty or one RGBA per position
+	Normals   [][3]float32 // empty or one per position, unit length
+	// Tangents is empty or, with Normals, one per position: a unit tangent along the first UV
+	// set's U and, in W, the sign (±1) that gives the bitangent as cross(normal, tangent)·W.
+	Tangents [][4]float32
+	UVs      [][][2]float32 // UV sets, each with one entry per position; origin top-left
+	Colors   [][4]float32   // empty or one RGBA per position
 	// Joints and Weights hold the skin influences in sets of four, glTF style: Joints[s][v] are the
 	// joint indices (into the skin's joint list) of vertex v in set s. Both have the same shape,
 	// and a vertex's weights across all sets sum to 1. Unused slots have joint 0 and weight 0.
@@ -184,6 +187,9 @@ type Material struct {
 	// Emission, when set, is light the surface gives off whatever lights it: a glow drawn
 	// over it additively, or a colour the game paints on it.
 	Emission *Emission
+	// PBR, when set, holds a physically based material's maps (Warcraft III Reforged's HD
+	// materials), read with the base colour's UV set.
+	PBR *PBR
 	// Flags are the source's own material flags by their source names (e.g. "Unshaded",
 	// "FilterMode:Additive").
 	Flags  []string
@@ -192,6 +198,16 @@ type Material struct {
 
 // Emission is a material's emitted light: Factor times the texture's colour (or Factor alone
 // when Texture is -1).
+// PBR holds the maps of a physically based material; each is an index into Scene.Textures, -1
+// for none.
+type PBR struct {
+	// Normal is a tangent-space normal map, green up (OpenGL style, as glTF).
+	Normal int
+	// ORM holds ambient occlusion in red, roughness in green and metalness in blue: glTF's
+	// occlusion and metallic-roughness maps in one image.
+	ORM int
+}
+
 type Emission struct {
 	Texture  int // index into Scene.Textures, -1 for none
 	TexCoord int

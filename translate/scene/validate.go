@@ -97,6 +97,9 @@ func (s *Scene) Validate() error {
 		if m.TexCoord < 0 {
 			return invalid(fmt.Sprintf("materials[%d]", i), "negative texcoord %d", m.TexCoord)
 		}
+		if p := m.PBR; p != nil && (p.Normal < -1 || p.Normal >= len(s.Textures) || p.ORM < -1 || p.ORM >= len(s.Textures)) {
+			return invalid(fmt.Sprintf("materials[%d]", i), "maps %d and %d out of range", p.Normal, p.ORM)
+		}
 		if !allFinite(m.BaseColor[:]) {
 			return invalid(fmt.Sprintf("materials[%d]", i), "non-finite colour")
 		}
@@ -233,6 +236,9 @@ func (s *Scene) validateMesh(i int) error {
 	}
 	if len(m.Colors) != 0 && len(m.Colors) != nv {
 		return invalid(w, "%d colours for %d vertices", len(m.Colors), nv)
+	}
+	if len(m.Tangents) != 0 && (len(m.Tangents) != nv || len(m.Normals) != nv) {
+		return invalid(w, "%d tangents and %d normals for %d vertices", len(m.Tangents), len(m.Normals), nv)
 	}
 	for u, set := range m.UVs {
 		if len(set) != nv {

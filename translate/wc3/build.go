@@ -313,7 +313,11 @@ func (b *builder) materials() error {
 			b.s.Materials = append(b.s.Materials, mat)
 			continue
 		}
-		b.look(i, &mat, sp)
+		if slots, layer, ok := b.hdSlots(i); ok {
+			b.hdLook(i, &mat, sp, slots, layer)
+		} else {
+			b.look(i, &mat, sp)
+		}
 		b.s.Materials = append(b.s.Materials, mat)
 	}
 	return nil
@@ -388,6 +392,16 @@ func (b *builder) mesh(gi int) (*scene.Mesh, error) {
 		}
 	case len(g.Normals) != 0:
 		b.warn("geoset %d: %d normals for %d vertices; normals dropped", gi, len(g.Normals), nv)
+	}
+	switch {
+	case len(g.Tangents) == nv && len(mesh.Normals) == nv:
+		mesh.Tangents = make([][4]float32, nv)
+		for v, t := range g.Tangents {
+			c := convPos([3]float32{t[0], t[1], t[2]}) // a rotation: the handedness (W) stays
+			mesh.Tangents[v] = [4]float32{c[0], c[1], c[2], t[3]}
+		}
+	case len(g.Tangents) != 0:
+		b.warn("geoset %d: %d tangents for %d vertices and %d normals; tangents dropped", gi, len(g.Tangents), nv, len(mesh.Normals))
 	}
 	for u, set := range g.UVSets {
 		if len(set) != nv {
@@ -477,9 +491,16 @@ func (b *builder) triangles(gi int, g *Geoset) ([]uint32, error) {
 	return idx, nil
 }
 
-// skinMesh weights each vertex 1/k to the k distinct objects of its matrix group.
+// skinMesh weights each vertex as its SKIN weights say (Reforged), else 1/k to the k distinct
+// objects of its matrix group.
 func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	nv := len(g.Vertices)
+	if g.Skin != nil {
+		if len(g.Skin) == 8*nv {
+			return b.skinWeights(gi, g, mesh)
+		}
+		b.warn("geoset %d: %d bytes of skin weights for %d vertices (8 each); its matrix groups are used", gi, len(g.Skin), nv)
+	}
 	if len(g.VertexGroups) == 0 {
 		if len(b.s.Skins) > 0 {
 			b.warn("geoset %d has no vertex groups; left unskinned", gi)
@@ -569,6 +590,60 @@ func (b *builder) skinMesh(gi int, g *Geoset, mesh *scene.Mesh) error {
 	if maxK > 4 {
 		mesh.Extras["influenceSets"] = int64(sets)
 	}
+	return nil
+}
+
+// skinWeights skins a Reforged geoset by its SKIN weights: per vertex four object ids and their
+// weights in 255ths, normalised to sum to one. An id naming no object loses its weight; a vertex
+// left with none follows the first object.
+func (b *builder) skinWeights(gi int, g *Geoset, mesh *scene.Mesh) error {
+	nv := len(g.Vertices)
+	if len(b.s.Skins) == 0 || len(b.objs) == 0 {
+		b.warn("geoset %d has skin weights but the model has no objects; left unskinned, as stored", gi)
+		return nil
+	}
+	js, ws := b.mem.Joints.Take(nv), b.mem.Weights.Take(nv)
+	missing, orphans := 0, 0
+	for v := range nv {
+		rec := g.Skin[8*v : 8*v+8]
+		var j [4]uint16
+		var w [4]float32
+		sum := 0
+		for k := range 4 {
+			if rec[4+k] == 0 {
+				continue
+			}
+			ni, ok := b.byID[int32(rec[k])]
+			if !ok {
+				missing++
+				continue
+			}
+			j[k], w[k] = uint16(ni), float32(rec[4+k])
+			sum += int(rec[4+k])
+		}
+		if sum == 0 {
+			orphans++
+			j, w = [4]uint16{}, [4]float32{1}
+			sum = 1
+		}
+		for k := range w {
+			w[k] /= float32(sum)
+		}
+		js[v], ws[v] = j, w
+	}
+	if missing > 0 {
+		b.warn("geoset %d: %d skin weights name no object; left out", gi, missing)
+	}
+	if orphans == nv {
+		b.warn("geoset %d: its skin weights name no object of the model; left unskinned, as stored", gi)
+		return nil
+	}
+	if orphans > 0 {
+		b.warn("geoset %d: %d vertices have no skin weight on an object; they follow %s %q", gi, orphans, b.objs[0].block, b.objs[0].node.Name)
+	}
+	mesh.Joints = [][][4]uint16{js}
+	mesh.Weights = [][][4]float32{ws}
+	mesh.Skin = 0
 	return nil
 }
 

@@ -98,7 +98,11 @@ func Writable(doc *gltf.Document) bool {
 		}
 	}
 	for _, m := range doc.Materials {
-		if m == nil || m.NormalTexture != nil || m.OcclusionTexture != nil || int(m.AlphaMode) >= len(alphaModeNames) {
+		if m == nil || int(m.AlphaMode) >= len(alphaModeNames) {
+			return false
+		}
+		// qmuntal refuses normal and occlusion textures without an index.
+		if (m.NormalTexture != nil && m.NormalTexture.Index == nil) || (m.OcclusionTexture != nil && m.OcclusionTexture.Index == nil) {
 			return false
 		}
 		// qmuntal refuses a cutoff on an opaque material.
@@ -717,6 +721,14 @@ func (w *jsonWriter) material(b []byte, m *gltf.Material) []byte {
 		b = w.key(b, &f, `"pbrMetallicRoughness":`)
 		b = w.pbr(b, p)
 	}
+	if t := m.NormalTexture; t != nil {
+		b = w.key(b, &f, `"normalTexture":`)
+		b = w.scaledTexture(b, t.Extensions, t.Extras, t.Index, t.TexCoord, `"scale":`, t.Scale)
+	}
+	if t := m.OcclusionTexture; t != nil {
+		b = w.key(b, &f, `"occlusionTexture":`)
+		b = w.scaledTexture(b, t.Extensions, t.Extras, t.Index, t.TexCoord, `"strength":`, t.Strength)
+	}
 	if m.EmissiveTexture != nil {
 		b = w.key(b, &f, `"emissiveTexture":`)
 		b = w.textureInfo(b, m.EmissiveTexture)
@@ -756,6 +768,21 @@ func (w *jsonWriter) pbr(b []byte, p *gltf.PBRMetallicRoughness) []byte {
 	if p.MetallicRoughnessTexture != nil {
 		b = w.key(b, &f, `"metallicRoughnessTexture":`)
 		b = w.textureInfo(b, p.MetallicRoughnessTexture)
+	}
+	return append(b, '}')
+}
+
+// scaledTexture writes a normal or occlusion texture reference as qmuntal does: its scale (or
+// strength) left out at the default 1.
+func (w *jsonWriter) scaledTexture(b []byte, ext gltf.Extensions, extras any, index *int, texCoord int, key string, scale *float64) []byte {
+	b = append(b, '{')
+	f := true
+	b = w.common(b, &f, ext, extras, "")
+	b = w.optIndex(b, &f, `"index":`, index)
+	b = w.optInt(b, &f, `"texCoord":`, texCoord)
+	if scale != nil && *scale != 1 {
+		b = w.key(b, &f, key)
+		b = w.float(b, *scale)
 	}
 	return append(b, '}')
 }

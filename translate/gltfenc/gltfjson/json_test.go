@@ -151,6 +151,10 @@ func featureDoc(withData bool) *gltf.Document {
 		{Name: "mask default cutoff", AlphaMode: gltf.AlphaMask, AlphaCutoff: gltf.Float(0.5)},
 		{Name: "blend", AlphaMode: gltf.AlphaBlend, Extensions: gltf.Extensions{unlit.ExtensionName: unlit.Unlit{}}, Extras: map[string]any{"flags": []string{"Unshaded", "<two>"}}},
 		{Name: "opaque default cutoff", AlphaCutoff: gltf.Float(0.5)},
+		{Name: "hd", NormalTexture: &gltf.NormalTexture{Index: gltf.Index(1), TexCoord: 1},
+			OcclusionTexture: &gltf.OcclusionTexture{Index: gltf.Index(0), Strength: gltf.Float(1)}},
+		{Name: "hd scaled", NormalTexture: &gltf.NormalTexture{Index: gltf.Index(0), Scale: gltf.Float(0.5), Extras: "n"},
+			OcclusionTexture: &gltf.OcclusionTexture{Index: gltf.Index(1), TexCoord: 2, Strength: gltf.Float(0.25)}},
 	}
 	attrs := gltf.PrimitiveAttributes{}
 	for i := range 20 { // more than the writer's on-stack key array
