@@ -133,25 +133,33 @@ const maxGlows = 64
 
 // glowPNG returns the PNG of Glow(c), painting it once per process.
 func glowPNG(c [3]float32) ([]byte, error) {
-	glows.Lock()
-	b, ok := glows.png[c]
-	glows.Unlock()
-	if ok {
+	if b, ok := cachedGlow(c); ok {
 		return b, nil
 	}
 	b, err := pngenc.Encode(Glow(c))
 	if err != nil {
 		return nil, err
 	}
+	keepGlow(c, b)
+	return b, nil
+}
+
+func cachedGlow(c [3]float32) ([]byte, bool) {
 	glows.Lock()
+	defer glows.Unlock()
+	b, ok := glows.png[c]
+	return b, ok
+}
+
+func keepGlow(c [3]float32, b []byte) {
+	glows.Lock()
+	defer glows.Unlock()
 	if glows.png == nil {
 		glows.png = map[[3]float32][]byte{}
 	}
 	if len(glows.png) < maxGlows {
 		glows.png[c] = b
 	}
-	glows.Unlock()
-	return b, nil
 }
 
 // Glow paints a round glow of colour c (sRGB fractions): opaque at the centre, fading to

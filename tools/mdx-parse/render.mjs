@@ -54,6 +54,7 @@ window.render = async (job, size) => {
   viewer.addHandler(MV.viewer.handlers.mdx, solve);
   viewer.addHandler(MV.viewer.handlers.blp);
   viewer.addHandler(MV.viewer.handlers.tga);
+  viewer.addHandler(MV.viewer.handlers.dds);
   const scene = viewer.addScene();
   const model = await viewer.load('\u0000model', (src) => src === '\u0000model' ? '/file?' + encodeURIComponent(job.model) : solve(src));
   if (!model) throw new Error('mdx-m3-viewer did not load the model: ' + errors.join('; '));

@@ -166,3 +166,39 @@ func BenchmarkOutputs(b *testing.B) {
 		r.Close()
 	}
 }
+
+// BenchmarkReforged translates one generated 250,000-vertex grid written as version 800, as
+// version 1000 with the same geometry, and as version 1000 with tangents and skin weights too
+// (32 more bytes a vertex), to .glb: what reading and building a Reforged model costs against
+// the classic one.
+func BenchmarkReforged(b *testing.B) {
+	v800 := wc3test.GridModel(250000)
+	v1000 := wc3test.GridModel(250000)
+	v1000.Version = 1000
+	hd := wc3test.GridModel(250000)
+	hd.Version = 1000
+	for i := range hd.Geosets {
+		g := &hd.Geosets[i]
+		g.Tangents = make([][4]float32, len(g.Vertices))
+		g.Skin = make([]uint8, 8*len(g.Vertices))
+		for k := range g.Vertices {
+			g.Tangents[k] = [4]float32{1, 0, 0, 1}
+			g.Skin[8*k+4] = 255
+		}
+	}
+	for _, c := range []struct {
+		name string
+		m    *wc3.Model
+	}{{"v800", v800}, {"v1000", v1000}, {"v1000-tangents-skin", hd}} {
+		data, err := wc3test.MDX(c.m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if os.Getenv("MODELFS_WRITE_GRID") != "" {
+			if err := os.WriteFile(filepath.Join(os.Getenv("MODELFS_WRITE_GRID"), c.name+".mdx"), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(c.name, func(b *testing.B) { benchTranslate(b, "grid.mdx", data, translate.GLB) })
+	}
+}

@@ -160,11 +160,12 @@ func assetExtras(src scene.Source) map[string]any {
 
 // encoder accumulates one document.
 type encoder struct {
-	s   *scene.Scene
-	opt Options
-	doc *gltf.Document
-	bin binWriter
-	mem *docMem // where the document's small objects come from
+	s    *scene.Scene
+	pose []mat4 // node world matrices of the default pose, made when first needed
+	opt  Options
+	doc  *gltf.Document
+	bin  binWriter
+	mem  *docMem // where the document's small objects come from
 
 	animView  int            // bufferView shared by animation keys, -1 until created
 	ibmView   int            // bufferView shared by inverse bind matrices, -1 until created
@@ -915,7 +916,7 @@ func (e *encoder) mesh(i int) error {
 	prim := &gltf.Primitive{Attributes: attrs, Indices: gltf.Index(ia)}
 	var weights []float64
 	if e.collapse[i] {
-		prim.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: e.collapseTarget(pos)}}
+		prim.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: e.collapseTarget(pos, e.collapsePoints(m))}}
 		weights = []float64{0}
 		if m.Hidden {
 			weights[0] = 1
@@ -970,11 +971,10 @@ func collapsible(s *scene.Scene) []bool {
 }
 
 // collapseTarget writes the morph target that moves every vertex of a mesh (pos, flat xyz)
-// to the mean of its positions, and returns its accessor. A morph target is what every glTF
-// reader plays, Blender 3.4 included (as a shape key whose value the actions key); a skinned
-// mesh's vertices then follow their bones from that one point, so that vertices bound alike
-// meet and the mesh has no area.
-func (e *encoder) collapseTarget(pos []float32) int {
+// to the point to gives it (see collapsePoints), or, with to nil, to the mean of its positions,
+// and returns its accessor. A morph target is what every glTF reader plays, Blender 3.4
+// included (as a shape key whose value the actions key).
+func (e *encoder) collapseTarget(pos []float32, to [][3]float64) int {
 	var c [3]float64
 	nv := len(pos) / 3
 	for v := range nv {
@@ -985,7 +985,11 @@ func (e *encoder) collapseTarget(pos []float32) int {
 	disp := make([]float32, len(pos))
 	for v := range nv {
 		for k := range 3 {
-			disp[3*v+k] = float32(c[k]/float64(nv) - float64(pos[3*v+k]))
+			if to != nil {
+				disp[3*v+k] = float32(to[v][k] - float64(pos[3*v+k]))
+			} else {
+				disp[3*v+k] = float32(c[k]/float64(nv) - float64(pos[3*v+k]))
+			}
 		}
 	}
 	lo, hi := e.bounds(disp, 3)
