@@ -687,10 +687,43 @@ func (e *encoder) material(i int) (*gltf.Material, error) {
 			}
 		}
 	}
+	if t := m.UVTransform; t != nil {
+		ext := uvTransform(t)
+		for _, ti := range []*gltf.TextureInfo{pbr.BaseColorTexture, out.EmissiveTexture, pbr.MetallicRoughnessTexture} {
+			if ti != nil {
+				ti.Extensions = gltf.Extensions{textureTransformExtension: ext}
+				e.useExtension(textureTransformExtension)
+			}
+		}
+		if nt := out.NormalTexture; nt != nil {
+			nt.Extensions = gltf.Extensions{textureTransformExtension: ext}
+		}
+		if ot := out.OcclusionTexture; ot != nil {
+			ot.Extensions = gltf.Extensions{textureTransformExtension: ext}
+		}
+	}
 	if len(x) > 0 {
 		out.Extras = x
 	}
 	return out, nil
+}
+
+// textureTransformExtension moves a texture's coordinates: a texture animation's default frame.
+const textureTransformExtension = "KHR_texture_transform"
+
+// uvTransform is the extension's object for t, members at their defaults left out.
+func uvTransform(t *scene.UVTransform) map[string]any {
+	m := map[string]any{}
+	if t.Offset != [2]float32{} {
+		m["offset"] = []float64{r32(t.Offset[0]), r32(t.Offset[1])}
+	}
+	if t.Rotation != 0 {
+		m["rotation"] = r32(t.Rotation)
+	}
+	if t.Scale != [2]float32{1, 1} {
+		m["scale"] = []float64{r32(t.Scale[0]), r32(t.Scale[1])}
+	}
+	return m
 }
 
 func clamp01(f float32) float32 { return min(max(f, 0), 1) }

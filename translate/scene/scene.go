@@ -176,10 +176,13 @@ type Mesh struct {
 
 // Material is how a mesh is shaded.
 type Material struct {
-	Name        string
-	BaseColor   [4]float32 // linear RGBA factor
-	Texture     int        // index into Scene.Textures, -1 for none
-	TexCoord    int        // which UV set the texture uses
+	Name      string
+	BaseColor [4]float32 // linear RGBA factor
+	Texture   int        // index into Scene.Textures, -1 for none
+	TexCoord  int        // which UV set the texture uses
+	// UVTransform, when set, moves the texture coordinates of the material's textures (a
+	// texture animation at the default frame), as glTF's KHR_texture_transform does.
+	UVTransform *UVTransform
 	AlphaMode   AlphaMode
 	AlphaCutoff float32 // used with AlphaMask
 	DoubleSided bool
@@ -198,6 +201,13 @@ type Material struct {
 
 // Emission is a material's emitted light: Factor times the texture's colour (or Factor alone
 // when Texture is -1).
+// UVTransform is glTF's KHR_texture_transform: uv' = offset + rotate(−rotation) · (scale · uv).
+type UVTransform struct {
+	Offset   [2]float32
+	Rotation float32 // radians, counter-clockwise in UV space as glTF has it
+	Scale    [2]float32
+}
+
 // PBR holds the maps of a physically based material; each is an index into Scene.Textures, -1
 // for none.
 type PBR struct {

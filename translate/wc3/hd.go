@@ -50,6 +50,7 @@ func (b *builder) hdSlots(i int) (slots [6]int, layer int, ok bool) {
 func (b *builder) hdLook(i int, mat *scene.Material, sp span, slots [6]int, layer int) {
 	l := &b.m.Materials[i].Layers[layer]
 	mat.TexCoord = int(l.CoordID)
+	mat.UVTransform = b.uvTransform(l, sp, mat.Extras)
 	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
 	mat.Unlit = l.Shading&ShadeUnshaded != 0
 	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))

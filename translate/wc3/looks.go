@@ -2,6 +2,7 @@ package wc3
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/modelfs/modelfs/translate/scene"
 )
@@ -99,6 +100,7 @@ func (b *builder) look(i int, mat *scene.Material, sp span) {
 	base = max(base, 0)
 	l := &ls[base]
 	mat.TexCoord = int(l.CoordID)
+	mat.UVTransform = b.uvTransform(l, sp, mat.Extras)
 	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
 	mat.Unlit = l.Shading&ShadeUnshaded != 0
 	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
@@ -145,6 +147,7 @@ func (b *builder) look(i int, mat *scene.Material, sp span) {
 		ot := int(ls[over].TextureID)
 		mat.Texture = b.paint(ot, scene.Look{Under: srgb(0)})
 		mat.TexCoord = int(ls[over].CoordID)
+		mat.UVTransform = b.uvTransform(&ls[over], sp, mat.Extras)
 		shown = append(shown, over)
 		technique += fmt.Sprintf("; team colour under layer %d (%s), composited in one picture with player 1's colour (red), each player's as a material variant",
 			over, filterName(ls[over].FilterMode))
@@ -265,4 +268,47 @@ func peakAlpha(l *Layer) float32 {
 		p = max(p, clamp01(v))
 	}
 	return p
+}
+
+// uvTransform returns layer l's texture animation at frame f of sp as glTF's texture transform
+// (nil when it leaves the coordinates as they are), and records the animation in extras. The
+// game (and mdx-m3-viewer) moves a layer's coordinates by the translation, then turns them by
+// the rotation's angle about Z and scales them by its X scale, both about (0.5, 0.5):
+// uv' = s·R(θ)·(uv + t − ½) + ½, which is glTF's transform with scale s, rotation −θ and offset
+// s·R(θ)·(t − ½) + ½.
+func (b *builder) uvTransform(l *Layer, sp span, extras scene.Extras) *scene.UVTransform {
+	if l.TextureAnimID < 0 || int(l.TextureAnimID) >= len(b.m.TextureAnims) {
+		return nil
+	}
+	ta := &b.m.TextureAnims[l.TextureAnimID]
+	var t, sc [3]float32
+	var q [4]float32
+	b.value(ta.Translation, []float32{0, 0, 0}, []float32{0, 0, 0}, sp, sp.start, t[:])
+	b.value(ta.Rotation, []float32{0, 0, 0, 1}, []float32{0, 0, 0, 1}, sp, sp.start, q[:])
+	b.value(ta.Scaling, []float32{1, 1, 1}, []float32{1, 1, 1}, sp, sp.start, sc[:])
+	extras["textureAnimation"] = int64(l.TextureAnimID)
+	theta := 2 * math.Atan2(float64(q[2]), float64(q[3]))
+	s := float64(sc[0])
+	if math.IsNaN(theta) || math.IsNaN(s) || math.IsInf(s, 0) || !finite3(t) {
+		return nil
+	}
+	if math.Abs(float64(t[0])) < 1e-6 && math.Abs(float64(t[1])) < 1e-6 && math.Abs(theta) < 1e-6 && math.Abs(s-1) < 1e-6 {
+		return nil
+	}
+	c, sn := math.Cos(theta), math.Sin(theta)
+	dx, dy := float64(t[0])-0.5, float64(t[1])-0.5
+	return &scene.UVTransform{
+		Offset:   [2]float32{float32(s*(c*dx-sn*dy) + 0.5), float32(s*(sn*dx+c*dy) + 0.5)},
+		Rotation: float32(-theta),
+		Scale:    [2]float32{float32(s), float32(s)},
+	}
+}
+
+func finite3(v [3]float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
 }
