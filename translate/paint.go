@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/draw"
 	"math"
@@ -47,9 +48,20 @@ func (memo imageFiles) painted(src codec.Source, t *scene.Texture) ([]byte, erro
 	}
 	var img image.Image
 	if mime := imageMIME(t.Resolved); mime != "" {
-		img, _, err = image.Decode(bytes.NewReader(data))
-		if err != nil {
-			err = &codec.FormatError{Format: mime, File: t.Resolved, Offset: -1, Msg: "unreadable image", Err: err}
+		// A PNG or JPEG says its size first: a few bytes can ask for gigabytes.
+		cfg, _, cerr := image.DecodeConfig(bytes.NewReader(data))
+		switch {
+		case cerr != nil:
+			err = &codec.FormatError{Format: mime, File: t.Resolved, Offset: -1, Msg: "unreadable image", Err: cerr}
+		case cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > codec.MaxImageSide || cfg.Height > codec.MaxImageSide ||
+			cfg.Width*cfg.Height > codec.MaxImagePixels:
+			err = &codec.FormatError{Format: mime, File: t.Resolved, Offset: -1, Err: codec.ErrTooLarge,
+				Msg: fmt.Sprintf("image of %d×%d pixels (at most %d a side and %d in all)", cfg.Width, cfg.Height, codec.MaxImageSide, codec.MaxImagePixels)}
+		default:
+			img, _, err = image.Decode(bytes.NewReader(data))
+			if err != nil {
+				err = &codec.FormatError{Format: mime, File: t.Resolved, Offset: -1, Msg: "unreadable image", Err: err}
+			}
 		}
 	} else {
 		img, err = decodeTexture(t.Resolved, data)

@@ -1,10 +1,17 @@
 package translate
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
 	"image"
 	"image/color"
+	"image/png"
 	"testing"
+	"testing/fstest"
 
+	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -54,5 +61,25 @@ func TestGlow(t *testing.T) {
 		if a := img.NRGBAAt(p[0], p[1]).A; a != 0 {
 			t.Errorf("edge %v alpha %d", p, a)
 		}
+	}
+}
+
+// TestPaintHugePNG gives a painted look a PNG whose few bytes declare 30000×30000 pixels: it
+// is refused by its header, not decoded (which would allocate gigabytes).
+func TestPaintHugePNG(t *testing.T) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	// IHDR's data starts at 16: width, height; its CRC follows the 13 bytes of data.
+	binary.BigEndian.PutUint32(b[16:], 30000)
+	binary.BigEndian.PutUint32(b[20:], 30000)
+	binary.BigEndian.PutUint32(b[29:], crc32.ChecksumIEEE(b[12:29]))
+	src := codec.Source{Name: "m.mdx", FS: fstest.MapFS{"big.png": {Data: b}}}
+	tex := &scene.Texture{Resolved: "big.png", Look: &scene.Look{Additive: true}}
+	_, err := imageFiles{}.paint(src, tex)
+	if !errors.Is(err, codec.ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 }

@@ -136,6 +136,7 @@ func (f foldListed) FindFold(name string) (string, bool) { return f.fold.FindFol
 func resolveTextures(src codec.Source, s *scene.Scene) {
 	type result struct{ found, reason string }
 	seen := map[string]result{}
+	warned := map[string]bool{}
 	for i := range s.Textures {
 		t := &s.Textures[i]
 		if t.Path == "" || t.Resolved != "" {
@@ -147,7 +148,8 @@ func resolveTextures(src codec.Source, s *scene.Scene) {
 			seen[t.Path] = r
 		}
 		if r.found == "" {
-			if !t.Guess && !again { // a missing stand-in is expected, not a fault of the model
+			if !t.Guess && !warned[t.Path] { // a missing stand-in is expected, not a fault of the model
+				warned[t.Path] = true
 				s.Warnings = append(s.Warnings, "texture "+quote(t.Path)+": "+r.reason)
 			}
 			continue

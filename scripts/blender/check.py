@@ -502,6 +502,10 @@ def motion_check(path, bounds):
     elsewhere = {tr.name for o in bpy.data.objects if o.type == "MESH" and o.data.shape_keys and o.data.shape_keys.animation_data
                  for tr in o.data.shape_keys.animation_data.nla_tracks}
     worst, played, missing = (0.0, None), 0, []
+    # Only bones are measured: meshes left out of evaluation, each frame_set costs bones alone.
+    shown = [o for o in bpy.data.objects if o.type == "MESH" and not o.hide_viewport]
+    for o in shown:
+        o.hide_viewport = True
     tracks = track_names([a[0] for a in motion.animations])
     for ai, ((name, _, end), track) in enumerate(zip(motion.animations, tracks)):
         strips = {}
@@ -537,6 +541,8 @@ def motion_check(path, bounds):
                     worst = (off, (name, t, motion.nodes[j].get("name")))
     for o in owners:
         o.animation_data.action = None
+    for o in shown:
+        o.hide_viewport = False
     where = ""
     if worst[1]:
         where = " (animation %r at %.3fs, joint %r)" % worst[1]
@@ -593,6 +599,9 @@ def visibility_check(doc):
             # Blender shows the first animation on import: its start is the default scene.
             steps = steps + [{"mesh": i, "times": [0], "shown": [m["visible"]]} for i, m in enumerate(meshes)
                              if not any(v["mesh"] == i for v in steps)]
+        # One frame_set per distinct time (each re-evaluates the whole model), then every
+        # mesh stepping at that time is measured.
+        at = {}
         for v in steps:
             m = meshes[v["mesh"]]
             found = objs.get(m["name"], [])
@@ -607,9 +616,13 @@ def visibility_check(doc):
             for k, shown in enumerate(v["shown"]):
                 end = times[k + 1] if k + 1 < len(times) else max(a["duration"], times[k])
                 t = (times[k] + end) / 2 if ai > 0 or k > 0 else times[k]
-                frame = t * fps
-                scene.frame_set(int(np.floor(frame)), subframe=float(frame - np.floor(frame)))
-                area = mesh_area(obj, bpy.context.evaluated_depsgraph_get())
+                at.setdefault(t, []).append((m, obj, rest, shown))
+        for t in sorted(at):
+            frame = t * fps
+            scene.frame_set(int(np.floor(frame)), subframe=float(frame - np.floor(frame)))
+            depsgraph = bpy.context.evaluated_depsgraph_get()
+            for m, obj, rest, shown in at[t]:
+                area = mesh_area(obj, depsgraph)
                 checked += 1
                 if not shown:
                     worst = max(worst, area / rest)

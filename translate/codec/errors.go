@@ -65,3 +65,10 @@ type InternalError struct {
 func (e *InternalError) Error() string {
 	return fmt.Sprintf("%s: internal error during %s: %v", e.File, e.Stage, e.Panic)
 }
+
+// The largest image any decoder makes: a width or height beyond MaxImageSide, or more than
+// MaxImagePixels in all, is refused (wrapping ErrTooLarge) before its pixels are allocated.
+const (
+	MaxImageSide   = 16384
+	MaxImagePixels = 8192 * 8192
+)

@@ -14,8 +14,8 @@ var textureExts = []string{".dds", ".blp", ".tga", ".png", ".jpg", ".jpeg"}
 
 // ResolveTexture finds the file a model's texture reference names, the way the games do: the
 // reference is taken relative to the root of the tree first (MPQ paths like
-// Textures\SmileyGW.blp), then to the model's folder, then to the root of the Warcraft III map
-// the model is in (see mapRoot), then to the folders beside the model's (Meteor Blade keeps
+// Textures\SmileyGW.blp) — for a model inside a Warcraft III map, to the map's root (see
+// mapRoot) before that — then to the model's folder, then to the folders beside the model's (Meteor Blade keeps
 // textures in a texture folder next to pmodel); each with the named extension first, then the
 // other image extensions. Matching ignores case and accepts backslashes. A reference
 // that climbs with ".." is taken from the model's folder only, and must stay inside the root.
@@ -39,12 +39,15 @@ func (src Source) ResolveTexture(ref string) (resolved, reason string) {
 		}
 		candidates = candidates[1:]
 	} else if root, overlay, ok := mapRoot(modelDir); ok {
-		// A map's files are named from the map's root; Reforged looks in the map's _HD.w3mod
-		// (or _SD.w3mod) overlay first when the model is in it.
+		// A map's files are named from the map's root, and the game takes them before its
+		// own (the tree's root may hold the game's files); Reforged looks in the map's
+		// _HD.w3mod (or _SD.w3mod) overlay first when the model is in it.
+		var first []string
 		if overlay != "" {
-			candidates = append(candidates, path.Join(root, overlay, clean))
+			first = append(first, path.Join(root, overlay, clean))
 		}
-		candidates = append(candidates, path.Join(root, clean), path.Join(root, path.Base(clean)))
+		first = append(first, path.Join(root, clean))
+		candidates = append(append(first, candidates...), path.Join(root, path.Base(clean)))
 	}
 	if src.FS == nil {
 		return "", "no directory access to look for " + ref

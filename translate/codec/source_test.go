@@ -79,6 +79,7 @@ func TestResolveTexture(t *testing.T) {
 		"maps/m.w3x/_HD.w3mod/urn.mdx",
 		"maps/m.w3x/Doodads/urn.mdx",
 		"maps/m.w3x/peon.mdx",
+		"maps/m.w3x/Textures/SmileyGW.blp", // the map's own copy of a game path
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

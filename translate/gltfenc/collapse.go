@@ -63,9 +63,12 @@ func defaultPose(s *scene.Scene) []mat4 {
 			w := ch.Path.Width()
 			first := ch.Values
 			if ch.Interp == scene.CubicSpline {
+				if len(first) < 2*w {
+					continue
+				}
 				first = first[w:] // in-tangent, value, out-tangent
 			}
-			if len(first) < w {
+			if w == 0 || len(first) < w {
 				continue
 			}
 			switch ch.Path {

@@ -697,9 +697,11 @@ func (e *encoder) material(i int) (*gltf.Material, error) {
 		}
 		if nt := out.NormalTexture; nt != nil {
 			nt.Extensions = gltf.Extensions{textureTransformExtension: ext}
+			e.useExtension(textureTransformExtension)
 		}
 		if ot := out.OcclusionTexture; ot != nil {
 			ot.Extensions = gltf.Extensions{textureTransformExtension: ext}
+			e.useExtension(textureTransformExtension)
 		}
 	}
 	if len(x) > 0 {

@@ -154,7 +154,7 @@ func (b *builder) look(i int, mat *scene.Material, sp span) {
 		b.teamLooks(i, teamLook{kind: teamUnder, tex: ot, coord: int(ls[over].CoordID)})
 	case 2:
 		mat.Texture = b.paint(tex, scene.Look{Glow: srgb(0), Additive: adds(l.FilterMode)})
-		technique += "; team glow: the game's glow picture in the tree, else a painted glow of player 1's colour (red); each player's as a material variant"
+		technique += "; team glow: a painted glow of player 1's colour (red); each player's as a material variant"
 		b.teamLooks(i, teamLook{kind: teamGlow, tex: tex, add: adds(l.FilterMode)})
 	default:
 		if tex < 0 {

@@ -42,6 +42,8 @@ const (
 	pfYUV         = 0x200
 	pfLuminance   = 0x20000
 
+	ddsdMipMapCount = 0x20000 // DDS_HEADER.flags: the mip count is set
+
 	caps2Cubemap = 0x200
 	caps2Volume  = 0x200000
 	miscCube     = 0x4 // DDS_HEADER_DXT10.miscFlag
@@ -172,7 +174,10 @@ func DecodeHeader(name string, data []byte) (Header, error) {
 		return h, err
 	}
 	h.Width, h.Height = int(w), int(ht)
-	h.Mips = max(1, int(min(mips, 32)))
+	h.Mips = 1
+	if u32(8)&ddsdMipMapCount != 0 {
+		h.Mips = max(1, int(min(mips, 32)))
+	}
 	h.Cubemap = caps2&caps2Cubemap != 0
 	if caps2&caps2Volume != 0 && depth > 1 {
 		return h, errorf(name, 112, "a volume texture (%d slices) is not an image", depth)

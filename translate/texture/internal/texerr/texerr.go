@@ -9,11 +9,11 @@ import (
 )
 
 // MaxSide is the largest width or height a decoder accepts.
-const MaxSide = 16384
+const MaxSide = codec.MaxImageSide
 
 // MaxPixels is the largest width×height a decoder accepts, checked before any pixel buffer is
 // allocated.
-const MaxPixels = 8192 * 8192
+const MaxPixels = codec.MaxImagePixels
 
 // Errorf returns a FormatError for file in the given format at offset off (-1 when unknown).
 func Errorf(format, file string, off int64, msg string, args ...any) error {
