@@ -36,8 +36,13 @@ func (p *parser) file() {
 					return false
 				}
 				m.Version = p.u32("FormatVersion")
-				if m.Version != 800 {
-					p.warnf(line, "FormatVersion %d is not 800; fields of other versions are skipped", m.Version)
+				switch m.Version {
+				case 800:
+				case 900, 1000, 1100, 1200:
+					// Reforged: shader names and geoset LOD, names, tangents and skin weights
+					// are read; the layers' emissive, fresnel and texture-slot fields are not.
+				default:
+					p.warnf(line, "FormatVersion %d is not one Warcraft III writes; fields of other versions are skipped", m.Version)
 				}
 				sawVersion = true
 				return true
@@ -222,6 +227,9 @@ func (p *parser) material() wc3.Material {
 		case kwPriorityPlane:
 			mt.PriorityPlane = p.i32("PriorityPlane")
 			return true
+		case kwShader:
+			mt.Shader = p.str("Shader")
+			return true
 		case kwLayer:
 			mt.Layers = append(mt.Layers, p.layer())
 			return true
@@ -304,7 +312,7 @@ func (p *parser) textureAnim() wc3.TextureAnim {
 }
 
 // vecList parses `[count] { { x, y[, z] }, … }`: a list of 2- or 3-float vectors.
-func vecList[V [2]float32 | [3]float32](p *parser, what string) []V {
+func vecList[V [2]float32 | [3]float32 | [4]float32](p *parser, what string) []V {
 	hint := p.optCount(what)
 	open := p.open(what)
 	var out []V
@@ -391,6 +399,14 @@ func (p *parser) geoset() wc3.Geoset {
 			g.SelectionGroup = p.u32("SelectionGroup")
 		case kwUnselectable:
 			g.SelectionFlags |= 4
+		case kwLevelOfDetail:
+			g.LOD = p.i32("LevelOfDetail")
+		case kwName:
+			g.Name = p.str("Name")
+		case kwTangents:
+			g.Tangents = vecList[[4]float32](p, "Tangents")
+		case kwSkinWeights:
+			g.Skin = p.skinWeights()
 		default:
 			return p.extentProp(&g.Extent, k)
 		}
@@ -918,4 +934,44 @@ func (p *parser) collisionShape() wc3.CollisionShape {
 		return true
 	})
 	return c
+}
+
+// skinWeights reads SkinWeights n { b0, b1, b2, b3, w0, w1, w2, w3, … }: per vertex four object
+// ids and four weights (0–255), n the vertex count; each vertex's eight values may be braced.
+func (p *parser) skinWeights() []uint8 {
+	hint := p.optCount("SkinWeights")
+	open := p.open("SkinWeights")
+	var out []uint8
+	if c := p.capHint(hint, 16); c > 0 {
+		out = make([]uint8, 0, 8*c)
+	}
+	inner := false
+	for {
+		switch {
+		case p.lx.kind == tLBrace && !inner:
+			inner = true
+		case p.lx.kind == tRBrace && inner:
+			inner = false
+		case p.lx.kind == tNumber:
+			v, ok := parseInt(p.lx.text())
+			if !ok || v < 0 || v > 255 {
+				p.failf("malformed or out-of-range skin weight (%s) (0..255)", p.desc())
+			}
+			out = append(out, uint8(v))
+		default:
+			if inner {
+				p.failf("SkinWeights: %s inside a vertex's values", p.desc())
+			}
+			p.close(open, "SkinWeights")
+			if len(out)%8 != 0 {
+				p.failf("SkinWeights: %d values, not 8 per vertex", len(out))
+			}
+			p.checkCount(open, hint, len(out)/8, "SkinWeights")
+			if len(out) == 0 {
+				return nil
+			}
+			return out
+		}
+		p.next()
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate/codec"
@@ -28,6 +29,8 @@ func FuzzRead(f *testing.F) {
 		f.Add(enc)
 	}
 	f.Add([]byte(small))
+	f.Add([]byte(strings.Replace(small, "MaterialID 0,", "LevelOfDetail 0,\n\tName \"n\",\n\tTangents 1 { { 1, 0, 0, 1 } }\n\tSkinWeights 1 { { 0, 0, 0, 0, 255, 0, 0, 0 } }\n\tMaterialID 0,", 1) +
+		"Materials 1 { Material { Shader \"Shader_HD_DefaultUnit\", Layer { static TextureID 0, } } }\n"))
 	f.Add([]byte(""))
 	f.Add([]byte("Version { FormatVersion 800 }\nModel \"x\" { Foo { 1 { 2 } } }"))
 	if dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "corpus", "wc3")); dir != "" {

@@ -165,7 +165,12 @@ const (
 	kwBezier
 	kwInTan
 	kwOutTan
-	kwStatic
+	// Reforged (900 and later).
+	kwShader
+	kwLevelOfDetail
+	kwTangents
+	kwSkinWeights
+	kwStatic // the last
 )
 
 // keywordNames spells every keyword as the game's files do; keyword matches them ignoring case.
@@ -195,6 +200,7 @@ var keywordNames = [...]string{
 	kwVertices: "Vertices", kwNormals: "Normals", kwTVertices: "TVertices",
 	kwVertexGroup: "VertexGroup", kwFaces: "Faces", kwTriangles: "Triangles", kwGroups: "Groups",
 	kwMatrices: "Matrices", kwMaterialID: "MaterialID", kwSelectionGroup: "SelectionGroup",
+	kwShader: "Shader", kwLevelOfDetail: "LevelOfDetail", kwTangents: "Tangents", kwSkinWeights: "SkinWeights",
 	kwUnselectable: "Unselectable", kwColor: "Color", kwDropShadow: "DropShadow",
 	kwGeosetId: "GeosetId", kwObjectId: "ObjectId", kwParent: "Parent",
 	kwDontInherit: "DontInherit", kwBillboarded: "Billboarded",

@@ -351,7 +351,7 @@ func TestTolerance(t *testing.T) {
 		{"wrong face count", strings.Replace(small, "Faces 1 3", "Faces 1 30", 1), 1, "Faces declares 30"},
 		{"wrong key count", strings.Replace(small, "Rotation 1", "Rotation 7", 1), 1, "Rotation declares 7"},
 		{"unknown flag", strings.Replace(small, "ObjectId 0,", "ObjectId 0,\n\tSparkly,", 1), 1, "line 23: unknown \"Sparkly\" in Bone"},
-		{"unknown property with block", strings.Replace(small, "MaterialID 0,", "Tangents 2 { { 1, 2, 3, 4 } { 5, 6, 7, 8 } }\n\tMaterialID 0,", 1), 1, "\"Tangents\" in Geoset"},
+		{"unknown property with block", strings.Replace(small, "MaterialID 0,", "Painting 2 { { 1, 2, 3, 4 } { 5, 6, 7, 8 } }\n\tMaterialID 0,", 1), 1, "\"Painting\" in Geoset"},
 		{"unknown top-level block", small + "FaceFX \"x\" { Path \"y\", Nested { 1 2 3 } }\n", 1, "unknown block \"FaceFX\""},
 		{"unknown static", strings.Replace(small, "BlendTime 150,", "BlendTime 150,\n\tstatic Foo { 1, 2 },", 1), 1, "\"Foo\" in Model"},
 		{"comments in odd places", strings.NewReplacer(
@@ -685,6 +685,51 @@ func TestTopLevelBlocksRead(t *testing.T) {
 			if strings.Contains(w, "unknown block") {
 				t.Errorf("%s: %s", keywordNames[k], w)
 			}
+		}
+	}
+}
+
+// TestReforged reads the Reforged fields the MDL reader knows: the material's shader name and
+// the geoset's level of detail, name, tangents and skin weights (flat, and braced per vertex).
+func TestReforged(t *testing.T) {
+	src := strings.NewReplacer(
+		"FormatVersion 800,", "FormatVersion 1000,",
+		"MaterialID 0,", `MaterialID 0,
+	LevelOfDetail 0,
+	Name "Body",
+	Tangents 2 {
+		{ 1, 0, 0, 1 },
+		{ 0, 1, 0, -1 },
+	}
+	SkinWeights 2 {
+		0, 1, 0, 0, 200, 55, 0, 0,
+		{ 3, 0, 0, 0, 255, 0, 0, 0 },
+	}`,
+	).Replace(small) + `Materials 1 {
+	Material {
+		Shader "Shader_HD_DefaultUnit",
+		Layer {
+			FilterMode None,
+			static TextureID 0,
+		}
+	}
+}
+`
+	m := mustRead(t, src)
+	if len(m.Warnings) != 0 {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+	g := m.Geosets[0]
+	if g.LOD != 0 || g.Name != "Body" || !reflect.DeepEqual(g.Tangents, [][4]float32{{1, 0, 0, 1}, {0, 1, 0, -1}}) ||
+		!reflect.DeepEqual(g.Skin, []uint8{0, 1, 0, 0, 200, 55, 0, 0, 3, 0, 0, 0, 255, 0, 0, 0}) {
+		t.Errorf("geoset %+v", g)
+	}
+	if m.Version != 1000 || len(m.Materials) != 1 || m.Materials[0].Shader != "Shader_HD_DefaultUnit" {
+		t.Errorf("version %d, materials %+v", m.Version, m.Materials)
+	}
+	for _, bad := range []string{"SkinWeights 1 { 1, 2, 3 }", "SkinWeights 1 { { 1, 2, 3, 4, 5, 6, 7, 300 } }", "SkinWeights 1 { { 1, Foo } }"} {
+		if _, err := Read("bad.mdl", []byte(strings.Replace(small, "MaterialID 0,", bad+"\n\tMaterialID 0,", 1))); err == nil {
+			t.Errorf("%s: accepted", bad)
 		}
 	}
 }

@@ -433,6 +433,9 @@ func (w *mdlWriter) material(mt *wc3.Material) {
 	if mt.PriorityPlane != 0 {
 		w.intProp(2, "PriorityPlane", int64(mt.PriorityPlane))
 	}
+	if mt.Shader != "" {
+		w.strProp(2, "Shader", mt.Shader)
+	}
 	for i := range mt.Layers {
 		l := &mt.Layers[i]
 		w.open(2, "Layer")
@@ -533,6 +536,40 @@ func (w *mdlWriter) geoset(g *wc3.Geoset) {
 	w.intProp(1, "SelectionGroup", int64(g.SelectionGroup))
 	if g.SelectionFlags&4 != 0 {
 		w.flag(1, "Unselectable")
+	}
+	// Reforged fields, written only when set (the reader leaves them zero when absent).
+	if g.LOD != 0 {
+		w.intProp(1, "LevelOfDetail", int64(g.LOD))
+	}
+	if g.Name != "" {
+		w.strProp(1, "Name", g.Name)
+	}
+	if g.Tangents != nil {
+		w.openN(1, "Tangents", len(g.Tangents))
+		for _, t := range g.Tangents {
+			w.tabs(2)
+			w.vec(t[:])
+			w.b = append(w.b, ",\n"...)
+		}
+		w.end(1)
+	}
+	if g.Skin != nil {
+		if len(g.Skin)%8 != 0 {
+			w.fail("geoset skin weights: %d bytes, not 8 per vertex", len(g.Skin))
+			return
+		}
+		w.openN(1, "SkinWeights", len(g.Skin)/8)
+		for v := 0; v < len(g.Skin); v += 8 {
+			w.tabs(2)
+			for k, b := range g.Skin[v : v+8] {
+				if k > 0 {
+					w.b = append(w.b, ", "...)
+				}
+				w.i(int64(b))
+			}
+			w.b = append(w.b, ",\n"...)
+		}
+		w.end(1)
 	}
 	w.end(0)
 }
