@@ -49,25 +49,7 @@ func (b *builder) hdSlots(i int) (slots [6]int, layer int, ok bool) {
 // recorded in extras.
 func (b *builder) hdLook(i int, mat *scene.Material, sp span, slots [6]int, layer int) {
 	l := &b.m.Materials[i].Layers[layer]
-	mat.TexCoord = int(l.CoordID)
-	mat.UVTransform = b.uvTransform(l, sp, mat.Extras)
-	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
-	mat.Unlit = l.Shading&ShadeUnshaded != 0
-	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
-	mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
-	switch l.FilterMode {
-	case FilterNone:
-	case FilterTransparent:
-		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, TransparentCutoff
-	default:
-		mat.AlphaMode = scene.AlphaBlend
-	}
-	if mat.AlphaMode != scene.AlphaOpaque {
-		mat.BaseColor[3] = b.layerAlpha(l, sp, sp.start)
-		if mat.BaseColor[3] <= VisibleAlpha {
-			mat.BaseColor[3] = peakAlpha(l)
-		}
-	}
+	b.layerLook(mat, l, b.layerAlpha(l, sp, sp.start), sp)
 	mat.Texture = slots[SlotDiffuse]
 	mat.PBR = &scene.PBR{Normal: slots[SlotNormal], ORM: slots[SlotORM]}
 	technique := fmt.Sprintf("HD: layer %d, filter mode %s; diffuse, normal and ORM maps as glTF PBR", layer, filterName(l.FilterMode))

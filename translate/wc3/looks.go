@@ -86,6 +86,32 @@ func (b *builder) layerTexture(i, j int) int {
 
 func adds(filter uint32) bool { return filter == FilterAdditive || filter == FilterAddAlpha }
 
+// layerLook sets what mat takes from layer l, whose alpha at the default frame of sp is
+// alpha: its UV set and texture transform, sides, shading, flags and blending.
+func (b *builder) layerLook(mat *scene.Material, l *Layer, alpha float32, sp span) {
+	mat.TexCoord = int(l.CoordID)
+	mat.UVTransform = b.uvTransform(l, sp, mat.Extras)
+	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
+	mat.Unlit = l.Shading&ShadeUnshaded != 0
+	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
+	mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
+	switch l.FilterMode {
+	case FilterNone:
+	case FilterTransparent:
+		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, TransparentCutoff
+	default:
+		mat.AlphaMode = scene.AlphaBlend
+	}
+	if mat.AlphaMode != scene.AlphaOpaque {
+		mat.BaseColor[3] = alpha
+		if alpha <= VisibleAlpha {
+			// Not drawn at the default frame, so the geoset is hidden there: the alpha it has
+			// when an animation shows it is the one worth keeping.
+			mat.BaseColor[3] = peakAlpha(l)
+		}
+	}
+}
+
 // look sets mat from material i's layers at the default frame of sp.
 func (b *builder) look(i int, mat *scene.Material, sp span) {
 	ls := b.m.Materials[i].Layers
@@ -99,29 +125,9 @@ func (b *builder) look(i int, mat *scene.Material, sp span) {
 	}
 	base = max(base, 0)
 	l := &ls[base]
-	mat.TexCoord = int(l.CoordID)
-	mat.UVTransform = b.uvTransform(l, sp, mat.Extras)
-	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
-	mat.Unlit = l.Shading&ShadeUnshaded != 0
-	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
-	mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
+	b.layerLook(mat, l, alphas[base], sp)
 	if l.TextureTrack != nil {
 		b.warn("material %d: layer %d animates its texture id (flip-book); the static texture %d is used", i, base, l.TextureID)
-	}
-	switch l.FilterMode {
-	case FilterNone:
-	case FilterTransparent:
-		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, TransparentCutoff
-	default:
-		mat.AlphaMode = scene.AlphaBlend
-	}
-	if mat.AlphaMode != scene.AlphaOpaque {
-		mat.BaseColor[3] = alphas[base]
-		if alphas[base] <= VisibleAlpha {
-			// Not drawn at the default frame, so the geoset is hidden there: the alpha it has
-			// when an animation shows it is the one worth keeping.
-			mat.BaseColor[3] = peakAlpha(l)
-		}
 	}
 	technique := fmt.Sprintf("layer %d, filter mode %s", base, filterName(l.FilterMode))
 	shown := []int{base}

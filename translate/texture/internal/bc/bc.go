@@ -40,70 +40,47 @@ func colorBlock(b []byte, dxt1, transparent bool) (pal [4][4]uint8, bits uint32)
 	return pal, binary.LittleEndian.Uint32(b[4:])
 }
 
-// BC1 (DXT1) fills img from 8-byte DXT1 blocks; with alpha, index 3 of a three-colour block is
+// BC1 (DXT1) fills img from 8-byte blocks; with alpha, index 3 of a three-colour block is
 // transparent black.
 func BC1(img *image.NRGBA, src []byte, alpha bool) {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	stride, pix := img.Stride, img.Pix
-	k := 0
-	for by := 0; by < h; by += 4 {
-		for bx := 0; bx < w; bx += 4 {
-			pal, bits := colorBlock(src[k:k+8:k+8], true, alpha)
-			k += 8
-			var blk [16][4]uint8
-			for i := range blk {
-				blk[i] = pal[bits>>(2*uint(i))&3]
-			}
-			putBlock(pix, stride, w, h, bx, by, &blk)
+	each(img, src, 8, func(b []byte, blk *[16][4]uint8) {
+		pal, bits := colorBlock(b, true, alpha)
+		for i := range blk {
+			blk[i] = pal[bits>>(2*uint(i))&3]
 		}
-	}
+	})
 }
 
-// BC2 (DXT3) fills img from 16-byte DXT3 blocks: 4-bit explicit alpha, then a colour block.
+// BC2 (DXT3) fills img from 16-byte blocks: 4-bit explicit alpha, then a colour block.
 func BC2(img *image.NRGBA, src []byte, alpha bool) {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	stride, pix := img.Stride, img.Pix
-	k := 0
-	for by := 0; by < h; by += 4 {
-		for bx := 0; bx < w; bx += 4 {
-			a := binary.LittleEndian.Uint64(src[k:])
-			pal, bits := colorBlock(src[k+8:k+16:k+16], false, false)
-			k += 16
-			var blk [16][4]uint8
-			for i := range blk {
-				blk[i] = pal[bits>>(2*uint(i))&3]
-				if alpha {
-					blk[i][3] = uint8(a>>(4*uint(i))&15) * 17
-				}
+	each(img, src, 16, func(b []byte, blk *[16][4]uint8) {
+		a := binary.LittleEndian.Uint64(b)
+		pal, bits := colorBlock(b[8:], false, false)
+		for i := range blk {
+			blk[i] = pal[bits>>(2*uint(i))&3]
+			if alpha {
+				blk[i][3] = uint8(a>>(4*uint(i))&15) * 17
 			}
-			putBlock(pix, stride, w, h, bx, by, &blk)
 		}
-	}
+	})
 }
 
-// BC3 (DXT5) fills img from 16-byte DXT5 blocks: two alpha end points with 3-bit indices, then a
-// colour block.
+// BC3 (DXT5) fills img from 16-byte blocks: an alpha block (two end points, 3-bit indices),
+// then a colour block.
 func BC3(img *image.NRGBA, src []byte, alpha bool) {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	stride, pix := img.Stride, img.Pix
-	k := 0
-	for by := 0; by < h; by += 4 {
-		for bx := 0; bx < w; bx += 4 {
-			b := src[k : k+16 : k+16]
-			k += 16
-			ap := alphaPalette(b[0], b[1])
-			ai := uint64(b[2]) | uint64(b[3])<<8 | uint64(b[4])<<16 | uint64(b[5])<<24 | uint64(b[6])<<32 | uint64(b[7])<<40
-			pal, bits := colorBlock(b[8:], false, false)
-			var blk [16][4]uint8
-			for i := range blk {
-				blk[i] = pal[bits>>(2*uint(i))&3]
-				if alpha {
-					blk[i][3] = ap[ai>>(3*uint(i))&7]
-				}
-			}
-			putBlock(pix, stride, w, h, bx, by, &blk)
+	each(img, src, 16, func(b []byte, blk *[16][4]uint8) {
+		var a [16]uint8
+		if alpha {
+			a = channel(b[:8])
 		}
-	}
+		pal, bits := colorBlock(b[8:], false, false)
+		for i := range blk {
+			blk[i] = pal[bits>>(2*uint(i))&3]
+			if alpha {
+				blk[i][3] = a[i]
+			}
+		}
+	})
 }
 
 // alphaPalette returns the eight alpha values of a DXT5 block with end points a0 and a1.
