@@ -357,3 +357,46 @@ func TestAllocWorstCase(t *testing.T) {
 		t.Fatal("rejected")
 	}
 }
+
+// TestReforgedDefects damages each part the Reforged versions add and checks that the reader
+// names it: as an error where the geometry cannot be read, as a warning after it.
+func TestReforgedDefects(t *testing.T) {
+	b, err := wc3test.MDX(wc3test.Reforged(1200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(tag string) int {
+		i := bytes.Index(b, []byte(tag))
+		if i < 0 {
+			t.Fatalf("no %s", tag)
+		}
+		return i
+	}
+	lay := at("LAYS") + 8 // the first layer
+	cases := []struct {
+		name   string
+		edit   func(c []byte)
+		want   string
+		isWarn bool
+	}{
+		{"layer textures", func(c []byte) { put32(c, lay+56, 1<<28) }, "layer: 268435456 textures", false},
+		{"geoset chunk", func(c []byte) { copy(c[at("TANG"):], "XXXX") }, `want "TANG", "SKIN" or "UVAS"`, false},
+		{"tangent count", func(c []byte) { put32(c, at("TANG")+4, 1<<28) }, "TANG", false},
+		{"skin count", func(c []byte) { put32(c, at("SKIN")+4, 1<<30) }, "SKIN", false},
+		{"bind poses", func(c []byte) { put32(c, at("BPOS")+8, 1<<20) }, "BPOS: 1048576 matrices", true},
+		{"face effects", func(c []byte) { put32(c, at("FAFX")+4, 339) }, "FAFX", true},
+	}
+	for _, tc := range cases {
+		c := bytes.Clone(b)
+		tc.edit(c)
+		m, err := Read("r.mdx", c)
+		switch {
+		case tc.isWarn && err != nil:
+			t.Errorf("%s: %v, want a warning", tc.name, err)
+		case tc.isWarn && !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, tc.want) }):
+			t.Errorf("%s: warnings %q lack %q", tc.name, m.Warnings, tc.want)
+		case !tc.isWarn && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error naming %q", tc.name, err, tc.want)
+		}
+	}
+}
