@@ -1036,6 +1036,7 @@ func shadingNames(f uint32) []string {
 	}{
 		{ShadeUnshaded, "Unshaded"}, {ShadeSphereEnvMap, "SphereEnvMap"}, {ShadeTwoSided, "TwoSided"},
 		{ShadeUnfogged, "Unfogged"}, {ShadeNoDepthTest, "NoDepthTest"}, {ShadeNoDepthSet, "NoDepthSet"},
+		{ShadeUnlit, "Unlit"},
 	} {
 		if f&x.bit != 0 {
 			names = append(names, x.name)

@@ -92,7 +92,8 @@ func (b *builder) layerLook(mat *scene.Material, l *Layer, alpha float32, sp spa
 	mat.TexCoord = int(l.CoordID)
 	mat.UVTransform = b.uvTransform(l, sp, mat.Extras)
 	mat.DoubleSided = l.Shading&ShadeTwoSided != 0
-	mat.Unlit = l.Shading&ShadeUnshaded != 0
+	// Reforged's layers have their own Unlit flag; the bit means nothing in version 800.
+	mat.Unlit = l.Shading&ShadeUnshaded != 0 || l.Reforged != nil && l.Shading&ShadeUnlit != 0
 	mat.Flags = append(mat.Flags, "FilterMode:"+filterName(l.FilterMode))
 	mat.Flags = append(mat.Flags, shadingNames(l.Shading)...)
 	switch l.FilterMode {

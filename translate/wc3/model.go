@@ -158,12 +158,13 @@ const (
 
 // Layer shading flags (MDL flag names in comments).
 const (
-	ShadeUnshaded     = 0x1  // Unshaded
-	ShadeSphereEnvMap = 0x2  // SphereEnvMap
-	ShadeTwoSided     = 0x10 // TwoSided
-	ShadeUnfogged     = 0x20 // Unfogged
-	ShadeNoDepthTest  = 0x40 // NoDepthTest
-	ShadeNoDepthSet   = 0x80 // NoDepthSet
+	ShadeUnshaded     = 0x1   // Unshaded
+	ShadeSphereEnvMap = 0x2   // SphereEnvMap
+	ShadeTwoSided     = 0x10  // TwoSided
+	ShadeUnfogged     = 0x20  // Unfogged
+	ShadeNoDepthTest  = 0x40  // NoDepthTest
+	ShadeNoDepthSet   = 0x80  // NoDepthSet
+	ShadeUnlit        = 0x100 // Unlit (Reforged)
 )
 
 // Layer is one texture pass of a material.

@@ -2,6 +2,7 @@ package mdl
 
 import (
 	"math"
+	"slices"
 
 	"github.com/modelfs/modelfs/translate/wc3"
 )
@@ -36,11 +37,10 @@ func (p *parser) file() {
 					return false
 				}
 				m.Version = p.u32("FormatVersion")
-				switch m.Version {
-				case 800:
-				case 900, 1000, 1100, 1200:
-					// Reforged: shader names and geoset LOD, names, tangents and skin weights
-					// are read; the layers' emissive, fresnel and texture-slot fields are not.
+				switch v := m.Version; {
+				case v == 800, v == 900, v == 1000, v == 1100, v == 1200:
+				case v > 1200 && v%100 == 0: // the way Reforged numbers its versions
+					p.warnf(line, "FormatVersion %d is newer than 1200, the newest this modelfs reads; read as 1200, so anything version %d adds is skipped (a modelfs that knows it would show it)", m.Version, m.Version)
 				default:
 					p.warnf(line, "FormatVersion %d is not one Warcraft III writes; fields of other versions are skipped", m.Version)
 				}
@@ -94,6 +94,12 @@ func (p *parser) file() {
 			m.Events = append(m.Events, p.eventObject())
 		case kwCollisionShape:
 			m.CollisionShapes = append(m.CollisionShapes, p.collisionShape())
+		case kwBindPose:
+			p.bindPose()
+		case kwFaceFX:
+			p.faceFX()
+		case kwParticleEmitterPopcorn:
+			p.popcorn()
 		default: // a top-level keyword this switch does not read
 			p.warnf(line, "unknown block %s skipped", quoteWord(word))
 			p.skipRest()
@@ -243,6 +249,27 @@ func (p *parser) material() wc3.Material {
 
 func (p *parser) layer() wc3.Layer {
 	l := wc3.Layer{TextureAnimID: -1, Alpha: 1}
+	var hd *wc3.LayerHD // the Reforged fields, as the MDX reader fills them from version 900
+	reforged := func() *wc3.LayerHD {
+		if hd == nil {
+			hd = &wc3.LayerHD{EmissiveGain: 1, FresnelColor: [3]float32{1, 1, 1}}
+		}
+		return hd
+	}
+	if p.m.Version > 800 {
+		reforged()
+	}
+	// From version 1100 a layer's textures are a list by slot: TextureID is slot 0 and each
+	// other slot has its own keyword, static or a track.
+	slotted := p.m.Version >= 1100
+	slotTexture := func(static bool, slot uint32, what string) {
+		t := wc3.LayerTexture{Slot: slot}
+		if !p.trackOr(static, 1, what, &t.TextureTrack) {
+			t.TextureID = p.i32(what)
+		}
+		h := reforged()
+		h.Textures = append(h.Textures, t)
+	}
 	p.body("Layer", func(k kw, static bool) bool {
 		switch k {
 		case kwFilterMode:
@@ -271,10 +298,41 @@ func (p *parser) layer() wc3.Layer {
 			l.Shading |= wc3.ShadeNoDepthTest
 		case kwNoDepthSet:
 			l.Shading |= wc3.ShadeNoDepthSet
+		case kwUnlit:
+			l.Shading |= wc3.ShadeUnlit
 		case kwTextureID:
+			if slotted {
+				slotTexture(static, wc3.SlotDiffuse, "TextureID")
+				if t := hd.Textures[len(hd.Textures)-1]; t.TextureTrack == nil {
+					l.TextureID = t.TextureID
+				}
+				return true
+			}
 			if !p.trackOr(static, 1, "TextureID", &l.TextureTrack) {
 				l.TextureID = p.i32("TextureID")
 			}
+			return true
+		case kwNormalTextureID, kwORMTextureID, kwEmissiveTextureID, kwTeamColorTextureID, kwReflectionsTextureID:
+			slotTexture(static, uint32(k-kwNormalTextureID)+wc3.SlotNormal, keywordNames[k])
+			return true
+		case kwShaderTypeId:
+			reforged().ShaderType = p.u32("ShaderTypeId")
+			return true
+		case kwEmissiveGain:
+			h := reforged()
+			p.animFloat(static, "EmissiveGain", &h.EmissiveGain, &h.EmissiveTrack)
+			return true
+		case kwFresnelColor:
+			h := reforged()
+			p.animVec3(static, "FresnelColor", &h.FresnelColor, &h.FresnelColorTrack)
+			return true
+		case kwFresnelOpacity:
+			h := reforged()
+			p.animFloat(static, "FresnelOpacity", &h.FresnelOpacity, &h.FresnelAlphaTrack)
+			return true
+		case kwFresnelTeamColor:
+			h := reforged()
+			p.animFloat(static, "FresnelTeamColor", &h.FresnelTeamColor, &h.FresnelTeamTrack)
 			return true
 		case kwTVertexAnimId:
 			l.TextureAnimID = p.i32("TVertexAnimId")
@@ -290,7 +348,60 @@ func (p *parser) layer() wc3.Layer {
 		}
 		return true
 	})
+	l.Reforged = hd
 	return l
+}
+
+// bindPose parses `{ Matrices N { { 12 floats }, … } }`: a 3×4 matrix per object.
+func (p *parser) bindPose() {
+	p.body("BindPose", func(k kw, _ bool) bool {
+		if k != kwMatrices {
+			return false
+		}
+		hint := p.optCount("Matrices")
+		open := p.open("Matrices")
+		if c := p.capHint(hint, 25); c > 0 {
+			p.m.BindPoses = slices.Grow(p.m.BindPoses, c)
+		}
+		for p.lx.kind == tLBrace {
+			var m [12]float32
+			p.value(m[:], "BindPose matrix")
+			p.m.BindPoses = append(p.m.BindPoses, m)
+		}
+		p.close(open, "Matrices")
+		return true
+	})
+}
+
+// faceFX parses `FaceFX "target" { Path "…" }`.
+func (p *parser) faceFX() {
+	fx := wc3.FaceEffect{Target: p.str("FaceFX")}
+	p.body("FaceFX", func(k kw, _ bool) bool {
+		if k != kwPath {
+			return false
+		}
+		fx.Path = p.str("Path")
+		return true
+	})
+	p.m.FaceEffects = append(p.m.FaceEffects, fx)
+}
+
+// popcorn records a `ParticleEmitterPopcorn "name" { … }`: its name, object id and path; the
+// rest of its fields (it is not drawn) are passed over without a warning.
+func (p *parser) popcorn() {
+	rec := wc3.PopcornRecord{Name: p.str("ParticleEmitterPopcorn"), ObjectID: -1}
+	p.body("ParticleEmitterPopcorn", func(k kw, _ bool) bool {
+		switch k {
+		case kwObjectId:
+			rec.ObjectID = p.i32("ObjectId")
+		case kwPath:
+			rec.Path = p.str("Path")
+		default:
+			p.skipRest()
+		}
+		return true
+	})
+	p.m.Popcorns = append(p.m.Popcorns, rec)
 }
 
 func (p *parser) textureAnim() wc3.TextureAnim {
@@ -616,6 +727,9 @@ func (p *parser) light() wc3.Light {
 			p.animFloat(static, "Intensity", &l.Intensity, &l.IntensityTrack)
 		case kwAmbIntensity:
 			p.animFloat(static, "AmbIntensity", &l.AmbIntensity, &l.AmbIntensityTrack)
+		case kwShadowIntensity: // version 1200
+			si := p.float("ShadowIntensity")
+			l.ShadowIntensity = &si
 		case kwColor:
 			p.animVec3(static, "Color", &l.Color, &l.ColorTrack)
 		case kwAmbColor:

@@ -20,7 +20,7 @@ func parseFloatRef(s string) (float32, error) {
 }
 
 func FuzzRead(f *testing.F) {
-	seeds := []*wc3.Model{fullModel(), {Version: 800}}
+	seeds := []*wc3.Model{fullModel(), {Version: 800}, wc3test.Reforged(1000), wc3test.Reforged(1100)}
 	for _, m := range seeds {
 		enc, err := wc3test.MDL(m)
 		if err != nil {

@@ -27,6 +27,9 @@ const (
 	kwRibbonEmitter
 	kwCamera
 	kwEventObject
+	kwBindPose               // Reforged
+	kwFaceFX                 // Reforged
+	kwParticleEmitterPopcorn // Reforged
 	kwCollisionShape
 	kwFormatVersion
 	kwName
@@ -170,6 +173,18 @@ const (
 	kwLevelOfDetail
 	kwTangents
 	kwSkinWeights
+	kwUnlit
+	kwEmissiveGain
+	kwFresnelColor
+	kwFresnelOpacity
+	kwFresnelTeamColor
+	kwShaderTypeId
+	kwNormalTextureID
+	kwORMTextureID
+	kwEmissiveTextureID
+	kwTeamColorTextureID
+	kwReflectionsTextureID
+	kwShadowIntensity
 	kwStatic // the last
 )
 
@@ -201,6 +216,12 @@ var keywordNames = [...]string{
 	kwVertexGroup: "VertexGroup", kwFaces: "Faces", kwTriangles: "Triangles", kwGroups: "Groups",
 	kwMatrices: "Matrices", kwMaterialID: "MaterialID", kwSelectionGroup: "SelectionGroup",
 	kwShader: "Shader", kwLevelOfDetail: "LevelOfDetail", kwTangents: "Tangents", kwSkinWeights: "SkinWeights",
+	kwBindPose: "BindPose", kwFaceFX: "FaceFX", kwParticleEmitterPopcorn: "ParticleEmitterPopcorn",
+	kwUnlit: "Unlit", kwEmissiveGain: "EmissiveGain", kwFresnelColor: "FresnelColor",
+	kwFresnelOpacity: "FresnelOpacity", kwFresnelTeamColor: "FresnelTeamColor",
+	kwShaderTypeId: "ShaderTypeId", kwNormalTextureID: "NormalTextureID", kwORMTextureID: "ORMTextureID",
+	kwEmissiveTextureID: "EmissiveTextureID", kwTeamColorTextureID: "TeamColorTextureID",
+	kwReflectionsTextureID: "ReflectionsTextureID", kwShadowIntensity: "ShadowIntensity",
 	kwUnselectable: "Unselectable", kwColor: "Color", kwDropShadow: "DropShadow",
 	kwGeosetId: "GeosetId", kwObjectId: "ObjectId", kwParent: "Parent",
 	kwDontInherit: "DontInherit", kwBillboarded: "Billboarded",

@@ -1,5 +1,13 @@
-// Package mdl reads the text Warcraft III model format MDL (FormatVersion 800) into the raw
-// wc3.Model and registers it as a model format.
+// Package mdl reads the text Warcraft III model format MDL (FormatVersion 800, and Reforged's
+// 900 to 1200) into the raw wc3.Model and registers it as a model format.
+//
+// Reforged's fields are read by the names the community's MDL tools write: a material's
+// Shader; a geoset's LevelOfDetail, Name, Tangents and SkinWeights; a layer's Unlit flag,
+// EmissiveGain, FresnelColor, FresnelOpacity and FresnelTeamColor (static or tracks); from
+// 1100 a layer's ShaderTypeId and its textures by slot (TextureID, NormalTextureID,
+// ORMTextureID, EmissiveTextureID, TeamColorTextureID, ReflectionsTextureID); a light's
+// ShadowIntensity; and the top-level BindPose, FaceFX and ParticleEmitterPopcorn blocks (the
+// last recorded, not drawn).
 //
 // Read is a tolerant, allocation-lean tokenizer and recursive-descent parser that fills
 // wc3.Model exactly as the MDX reader fills it for the same model. Looks sniffs MDL content.

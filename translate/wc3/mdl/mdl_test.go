@@ -352,7 +352,7 @@ func TestTolerance(t *testing.T) {
 		{"wrong key count", strings.Replace(small, "Rotation 1", "Rotation 7", 1), 1, "Rotation declares 7"},
 		{"unknown flag", strings.Replace(small, "ObjectId 0,", "ObjectId 0,\n\tSparkly,", 1), 1, "line 23: unknown \"Sparkly\" in Bone"},
 		{"unknown property with block", strings.Replace(small, "MaterialID 0,", "Painting 2 { { 1, 2, 3, 4 } { 5, 6, 7, 8 } }\n\tMaterialID 0,", 1), 1, "\"Painting\" in Geoset"},
-		{"unknown top-level block", small + "FaceFX \"x\" { Path \"y\", Nested { 1 2 3 } }\n", 1, "unknown block \"FaceFX\""},
+		{"unknown top-level block", small + "SoundFX \"x\" { Path \"y\", Nested { 1 2 3 } }\n", 1, "unknown block \"SoundFX\""},
 		{"unknown static", strings.Replace(small, "BlendTime 150,", "BlendTime 150,\n\tstatic Foo { 1, 2 },", 1), 1, "\"Foo\" in Model"},
 		{"comments in odd places", strings.NewReplacer(
 			"{ 1, 2, 3 },", "{ 1, // x\n 2, 3 } // y\n,",

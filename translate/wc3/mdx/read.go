@@ -30,8 +30,8 @@ func Read(name string, data []byte) (*wc3.Model, error) {
 	if err := r.file(); err != nil {
 		var fe *codec.FormatError
 		if r.m.Version > Newest && errors.As(err, &fe) {
-			fe.Msg = fmt.Sprintf("MDX version %d is newer than %d, the newest this reader knows, and does not read with that layout: %s",
-				r.m.Version, Newest, fe.Msg)
+			fe.Msg = fmt.Sprintf("MDX version %d is newer than %d, the newest this modelfs reads, and does not read with that layout (%s): it needs a modelfs that knows version %d",
+				r.m.Version, Newest, fe.Msg, r.m.Version)
 		}
 		return nil, err
 	}
@@ -283,8 +283,8 @@ func (r *reader) vers(pos, end int) error {
 		r.layout = v
 	case v > Newest:
 		r.layout = Newest
-		r.warn("offset %d: MDX version %d is newer than %d, the newest this reader knows; read with the layout of %d",
-			pos, v, Newest, Newest)
+		r.warn("offset %d: MDX version %d is newer than %d, the newest this modelfs reads; read with the layout of %d, so anything version %d adds is missing (a modelfs that knows it would show it)",
+			pos, v, Newest, Newest, v)
 	default:
 		return r.fail(pos, "MDX version %d is not one Warcraft III writes (800, 900, 1000, 1100, 1200)", v)
 	}

@@ -23,6 +23,8 @@ import (
 //   - enumerations out of range: ParticleEmitter2 FilterMode > 4 or HeadOrTail > 2, Squirt
 //     other than 0 or 1, Light.Type > 2, CollisionShape.Type > 3;
 //   - tangents on a track that is not Hermite or Bezier;
+//   - from version 1100, a Layer.TextureID other than its slot-0 texture's static id (0 when
+//     that one is a track): the list by slot is written, and TextureTrack is not;
 //   - empty non-nil slices (they read back as nil) and NaN payloads (they read back as the
 //     canonical NaN).
 //
@@ -32,7 +34,7 @@ func MDL(m *wc3.Model) ([]byte, error) {
 	if m == nil {
 		return nil, errors.New("wc3test.MDL: nil model")
 	}
-	w := &mdlWriter{b: make([]byte, 0, mdlSize(m))}
+	w := &mdlWriter{b: make([]byte, 0, mdlSize(m)), slotted: m.Version >= 1100}
 	w.model(m)
 	if w.err != nil {
 		return nil, w.err
@@ -56,8 +58,9 @@ func mdlSize(m *wc3.Model) int {
 }
 
 type mdlWriter struct {
-	b   []byte
-	err error
+	b       []byte
+	err     error
+	slotted bool // version 1100 and later: a layer's textures are its list by slot
 }
 
 func (w *mdlWriter) fail(format string, args ...any) {
@@ -317,6 +320,30 @@ func (w *mdlWriter) model(m *wc3.Model) {
 	each(m.Cameras, w.camera)
 	each(m.Events, w.eventObject)
 	each(m.CollisionShapes, w.collisionShape)
+	if m.BindPoses != nil {
+		w.open(0, "BindPose")
+		w.openN(1, "Matrices", len(m.BindPoses))
+		for i := range m.BindPoses {
+			w.tabs(2)
+			w.vec(m.BindPoses[i][:])
+			w.b = append(w.b, ",\n"...)
+		}
+		w.end(1)
+		w.end(0)
+	}
+	each(m.FaceEffects, func(fx *wc3.FaceEffect) {
+		w.openNamed(0, "FaceFX", fx.Target)
+		w.strProp(1, "Path", fx.Path)
+		w.end(0)
+	})
+	each(m.Popcorns, func(pc *wc3.PopcornRecord) {
+		w.openNamed(0, "ParticleEmitterPopcorn", pc.Name)
+		w.intProp(1, "ObjectId", int64(pc.ObjectID))
+		if pc.Path != "" {
+			w.strProp(1, "Path", pc.Path)
+		}
+		w.end(0)
+	})
 }
 
 func (w *mdlWriter) modelBlock(m *wc3.Model) {
@@ -448,15 +475,21 @@ func (w *mdlWriter) material(mt *wc3.Material) {
 			bit  uint32
 			name string
 		}{{wc3.ShadeUnshaded, "Unshaded"}, {wc3.ShadeSphereEnvMap, "SphereEnvMap"}, {wc3.ShadeTwoSided, "TwoSided"},
-			{wc3.ShadeUnfogged, "Unfogged"}, {wc3.ShadeNoDepthTest, "NoDepthTest"}, {wc3.ShadeNoDepthSet, "NoDepthSet"}} {
+			{wc3.ShadeUnfogged, "Unfogged"}, {wc3.ShadeNoDepthTest, "NoDepthTest"}, {wc3.ShadeNoDepthSet, "NoDepthSet"},
+			{wc3.ShadeUnlit, "Unlit"}} {
 			if l.Shading&f.bit != 0 {
 				w.flag(3, f.name)
 			}
 		}
-		if l.TextureTrack != nil {
+		switch {
+		case w.slotted:
+			// The texture list says it (layerHD).
+		case l.TextureTrack != nil:
 			w.track(3, "TextureID", l.TextureTrack, 1)
-		}
-		if l.TextureTrack == nil || l.TextureID != 0 {
+			if l.TextureID != 0 {
+				w.intProp(3, "static TextureID", int64(l.TextureID))
+			}
+		default:
 			w.intProp(3, "static TextureID", int64(l.TextureID))
 		}
 		if l.TextureAnimID != -1 {
@@ -468,9 +501,49 @@ func (w *mdlWriter) material(mt *wc3.Material) {
 		if l.AlphaTrack != nil || l.Alpha != 1 {
 			w.animFloat(3, "Alpha", l.Alpha, 1, l.AlphaTrack)
 		}
+		if l.Reforged != nil {
+			w.layerHD(l.Reforged)
+		}
 		w.end(2)
 	}
 	w.end(1)
+}
+
+// slotNames are the MDL keywords of version 1100's layer texture slots, by slot.
+var slotNames = [...]string{wc3.SlotDiffuse: "TextureID", wc3.SlotNormal: "NormalTextureID", wc3.SlotORM: "ORMTextureID",
+	wc3.SlotEmissive: "EmissiveTextureID", wc3.SlotTeamColor: "TeamColorTextureID", wc3.SlotReflection: "ReflectionsTextureID"}
+
+// layerHD writes a layer's Reforged fields: those with their default value are left out, as
+// the reader fills them in.
+func (w *mdlWriter) layerHD(hd *wc3.LayerHD) {
+	if hd.EmissiveTrack != nil || hd.EmissiveGain != 1 {
+		w.animFloat(3, "EmissiveGain", hd.EmissiveGain, 1, hd.EmissiveTrack)
+	}
+	if hd.FresnelColorTrack != nil || hd.FresnelColor != [3]float32{1, 1, 1} {
+		w.animVec3(3, "FresnelColor", hd.FresnelColor, [3]float32{1, 1, 1}, hd.FresnelColorTrack)
+	}
+	if hd.FresnelAlphaTrack != nil || hd.FresnelOpacity != 0 {
+		w.animFloat(3, "FresnelOpacity", hd.FresnelOpacity, 0, hd.FresnelAlphaTrack)
+	}
+	if hd.FresnelTeamTrack != nil || hd.FresnelTeamColor != 0 {
+		w.animFloat(3, "FresnelTeamColor", hd.FresnelTeamColor, 0, hd.FresnelTeamTrack)
+	}
+	if !w.slotted {
+		return
+	}
+	w.intProp(3, "ShaderTypeId", int64(hd.ShaderType))
+	for _, t := range hd.Textures {
+		if int(t.Slot) >= len(slotNames) {
+			w.fail("layer texture slot %d has no MDL name", t.Slot)
+			return
+		}
+		name := slotNames[t.Slot]
+		if t.TextureTrack != nil {
+			w.track(3, name, t.TextureTrack, 1)
+		} else {
+			w.intProp(3, "static "+name, int64(t.TextureID))
+		}
+	}
 }
 
 func (w *mdlWriter) geoset(g *wc3.Geoset) {
@@ -706,6 +779,11 @@ func (w *mdlWriter) light(l *wc3.Light) {
 	w.animVec3(1, "Color", l.Color, [3]float32{}, l.ColorTrack)
 	w.animFloat(1, "AmbIntensity", l.AmbIntensity, 0, l.AmbIntensityTrack)
 	w.animVec3(1, "AmbColor", l.AmbColor, [3]float32{}, l.AmbColorTrack)
+	if l.ShadowIntensity != nil {
+		w.key(1, "ShadowIntensity")
+		w.f(*l.ShadowIntensity)
+		w.endLine()
+	}
 	if l.Visibility != nil {
 		w.track(1, "Visibility", l.Visibility, 1)
 	}
