@@ -14,7 +14,7 @@ import (
 
 // Version identifies the translator's output. Bump it whenever any output byte may change, so
 // caches keyed on it are invalidated.
-const Version = "9"
+const Version = "10"
 
 // Kind is one output document type.
 type Kind string

@@ -69,6 +69,7 @@ type ArchiveView struct {
 type arcDoc struct {
 	sizes map[translate.Kind]int64
 	errs  map[translate.Kind]error
+	shown map[translate.Kind]error // failed kinds whose document says why (see Shown)
 }
 
 // gameArchives are the archives of the game install Options.Game names, opened once.
@@ -501,6 +502,16 @@ func (v *ArchiveView) Document(ctx context.Context, src string, kind translate.K
 	return nil, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
 }
 
+// Shown returns why the document of kind of the member src could not be made when it serves a
+// document saying so instead (see Version.Shown), and nil otherwise, or when src was not
+// translated yet.
+func (v *ArchiveView) Shown(src string, kind translate.Kind) error {
+	if d := v.doc(src); d != nil {
+		return d.shown[kind]
+	}
+	return nil
+}
+
 func (v *ArchiveView) memKey(src string, kind translate.Kind) string {
 	return v.key + "\x00" + src + "\x00" + string(kind)
 }
@@ -554,7 +565,7 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 	if !slices.ContainsFunc(kinds, func(k translate.Kind) bool { return sourceOf(src, k) }) {
 		return arcLoad{}, errNotModel
 	}
-	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}}
+	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}, shown: map[translate.Kind]error{}}
 	docs := map[translate.Kind][]byte{}
 	put := func(k translate.Kind, b []byte, err error) {
 		if err != nil {
@@ -603,9 +614,19 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 	if err != nil {
 		v.t.failures.Add(1)
 		v.t.opt.Logger.Warn("translation failed", "archive member", src, "format", format, "err", err)
-		if slices.Contains(kinds, translate.JSON) && d.errs[translate.JSON] != nil {
-			delete(d.errs, translate.JSON)
-			put(translate.JSON, translate.ErrorDocument(src, format, err), nil)
+		// As a folder's models do (keeper.failed): documents saying why, but for I/O
+		// errors and limits.
+		for _, k := range kinds {
+			switch {
+			case d.errs[k] == nil:
+			case k == translate.JSON:
+				delete(d.errs, k)
+				put(k, translate.ErrorDocument(src, format, err), nil)
+			case readErr == nil && classOf(err) == failIO:
+				d.shown[k] = d.errs[k]
+				delete(d.errs, k)
+				put(k, translate.FailureDocument(k, src, format, err), nil)
+			}
 		}
 	}
 	v.putDoc(src, d)
@@ -639,7 +660,12 @@ func (v *ArchiveView) toDisk(src string, d *arcDoc, docs map[translate.Kind][]by
 	for _, k := range allKinds {
 		if e := d.errs[k]; e != nil {
 			meta = fmt.Appendf(meta, "%s\x00%s\n", k, strings.ReplaceAll(e.Error(), "\n", " "))
-		} else if b, ok := docs[k]; ok {
+			continue
+		}
+		if e := d.shown[k]; e != nil {
+			meta = fmt.Appendf(meta, "%s\x01%s\n", k, strings.ReplaceAll(e.Error(), "\n", " "))
+		}
+		if b, ok := docs[k]; ok {
 			parts = append(parts, cache.Part{Name: kindName(k), Data: b})
 		}
 	}
@@ -658,10 +684,12 @@ func (v *ArchiveView) fromDisk(src string, kind translate.Kind, bytes bool) (arc
 		return arcLoad{}, false
 	}
 	defer e.Close()
-	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}}
+	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}, shown: map[translate.Kind]error{}}
 	for _, line := range strings.Split(strings.TrimSuffix(string(e.Meta), "\n"), "\n") {
 		if k, msg, ok := strings.Cut(line, "\x00"); ok {
 			d.errs[translate.Kind(k)] = &TranslationError{Path: src, Err: errors.New(msg)}
+		} else if k, msg, ok := strings.Cut(line, "\x01"); ok {
+			d.shown[translate.Kind(k)] = &TranslationError{Path: src, Err: errors.New(msg)}
 		}
 	}
 	for _, k := range allKinds {

@@ -138,8 +138,8 @@ func TestArchiveDocumentsOutliveTheTree(t *testing.T) {
 				t.Errorf("round %d, %s: size %d, %d bytes", round, kind, size, len(b))
 			}
 		}
-		if _, err := v.Document(ctx, "Units/Broken.mdx", translate.GLTF); err == nil {
-			t.Errorf("round %d: a broken model's .gltf reads", round)
+		if b, err := v.Document(ctx, "Units/Broken.mdx", translate.GLTF); err != nil || !bytes.Contains(b, []byte(`"error: mdx:`)) || v.Shown("Units/Broken.mdx", translate.GLTF) == nil {
+			t.Errorf("round %d: a broken model's .gltf: %v, %q", round, err, b)
 		}
 		if b, err := v.Document(ctx, "Units/Broken.mdx", translate.JSON); err != nil || !bytes.Contains(b, []byte(`"error"`)) {
 			t.Errorf("round %d: the broken model's .json %q, %v", round, b, err)

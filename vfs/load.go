@@ -78,7 +78,7 @@ func (f *Tree) answer(src string, v *Version, out map[translate.Kind][]byte, kin
 	switch {
 	case !v.has(kind):
 		return nil, nil, false
-	case v.fails[kindIndex(kind)] != failNone:
+	case !v.readable(kind):
 		return nil, v.failure(src, kind), true
 	case n == needSize:
 		return nil, nil, true
@@ -229,7 +229,7 @@ func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	v.seal()
 	f.reused.Add(1)
 	r := loaded{v: v}
-	if n == needBytes && v.has(kind) && v.fails[kindIndex(kind)] == failNone {
+	if n == needBytes && v.has(kind) && v.readable(kind) {
 		b, err := e.Read(kindName(kind))
 		if err != nil {
 			f.diskError(err)
@@ -297,9 +297,7 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 	if v.err != nil {
 		f.failures.Add(1)
 		f.logFailure(src, key, format, v.err)
-		if j := kindIndex(translate.JSON); v.fails[j] != failNone && v.has(translate.JSON) {
-			k.doc(translate.JSON, translate.ErrorDocument(src, format, v.err), nil)
-		}
+		k.failed(src, format)
 	}
 	k.finish()
 	f.keep(src, v)
@@ -453,6 +451,24 @@ func (k *keeper) doc(kind translate.Kind, doc []byte, err error) {
 	}
 }
 
+// failed replaces the kinds that could not be made with documents saying why: the .json with
+// the error document, and the others, when the failure would happen again on the same bytes
+// (no read failed, and no limit stopped it), with translate.FailureDocument.
+func (k *keeper) failed(src, format string) {
+	v := k.v
+	for _, kind := range allKinds {
+		i := kindIndex(kind)
+		switch {
+		case v.fails[i] == failNone || !v.has(kind):
+		case kind == translate.JSON:
+			k.doc(kind, translate.ErrorDocument(src, format, v.err), nil)
+		case v.fails[i] == failIO && v.persist:
+			k.doc(kind, translate.FailureDocument(kind, src, format, v.err), nil)
+			v.fails[i] = failShown
+		}
+	}
+}
+
 // fallBack takes back into memory what the disk entry held when it cannot be written.
 func (k *keeper) fallBack(err error) {
 	if !errors.Is(err, cache.ErrEntryTooLarge) {
@@ -499,7 +515,9 @@ func (k *keeper) finish() {
 // texture used by ten thousand models is decoded once.
 func (f *Tree) texturePNG(name string, data []byte) ([]byte, error) {
 	key := f.sourceKey(name, sha256.Sum256(data))
-	if b, ok := f.mem.Get(memKey(versionID(key, nil), translate.PNG)); ok {
+	// A texture that failed serves a picture saying so: a model gets the error instead, for
+	// its warnings (once the error itself is forgotten, converting again finds it).
+	if b, ok := f.mem.Get(memKey(versionID(key, nil), translate.PNG)); ok && !translate.IsFailurePNG(b) {
 		return b, nil // a texture's version reads nothing else
 	}
 	if codec.IsTextureName(name) {
@@ -507,6 +525,10 @@ func (f *Tree) texturePNG(name string, data []byte) ([]byte, error) {
 		var fe *TranslationError
 		switch {
 		case v == nil || v.key != key: // the file changed since the model read it
+		case v.fails[kindIndex(translate.PNG)] == failShown:
+			if v.err != nil {
+				return nil, v.err
+			}
 		case err == nil:
 			return b, nil
 		case errors.As(err, &fe) && v.err != nil:

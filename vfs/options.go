@@ -21,8 +21,10 @@
 // per directory version; a changed file is read and hashed again, and only a changed content
 // makes a new translation.
 //
-// A model that fails to translate gives a *TranslationError on its .gltf, .glb, .obj and .mtl;
-// its .json holds the error document (translate.ErrorDocument). Every operation that would
+// A model (or texture) that fails to translate serves documents that say why: its .json the
+// error document (translate.ErrorDocument), its other kinds translate.FailureDocument, so that
+// a listing shows a size and Blender an object named after the error. Only a failure that
+// may not happen again (an I/O error), a limit and a permission give a *TranslationError. Every operation that would
 // change the tree fails with ErrReadOnly. Each front end turns these into its own errors in one
 // place (errnos, HTTP statuses).
 package vfs

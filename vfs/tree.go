@@ -288,8 +288,9 @@ const (
 
 // Document returns the current version of the source at src (whose attributes are fi) and,
 // with NeedBytes, the bytes of its document of kind, translating the source unless a cache has
-// them. A kind that could not be made gives a *TranslationError (the .json then holds the
-// error document instead). The bytes are shared and must not be changed.
+// them. A kind that could not be made gives a document saying why (see Version.Shown), or a
+// *TranslationError when it failed for lack of permission, on a limit or on an I/O error;
+// the .json always holds the error document then. The bytes are shared and must not be changed.
 func (t *Tree) Document(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n Need) (*Version, []byte, error) {
 	return t.get(ctx, src, fi, kind, need(n))
 }
@@ -305,8 +306,19 @@ func (v *Version) ID() cache.Key { return v.id }
 // Has reports whether the version knows the size of kind (whether kind was enabled).
 func (v *Version) Has(k translate.Kind) bool { return v.has(k) }
 
-// Size returns the size of the version's document of kind, 0 for one that could not be made.
+// Size returns the size of the version's document of kind, 0 for one that could not be made
+// (and that of the document saying why, for one that has it).
 func (v *Version) Size(k translate.Kind) int64 { return v.size(k) }
+
+// Shown returns why the document of kind of the source src could not be made when it serves
+// a document saying so (translate.FailureDocument) instead, and nil otherwise: for a caller
+// such as convert, which keeps only what was made.
+func (v *Version) Shown(src string, k translate.Kind) error {
+	if v.fails[kindIndex(k)] != failShown {
+		return nil
+	}
+	return v.failure(src, k)
+}
 
 // ModTime returns the newest modification time (ns) of the source and of every file its
 // translation read.

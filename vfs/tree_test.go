@@ -104,8 +104,10 @@ func TestTreeWithoutAMount(t *testing.T) {
 		t.Fatal(err)
 	}
 	var te *TranslationError
-	if _, _, err := tree.Document(ctx, "Units/Broken.mdx", bfi, translate.GLB, NeedBytes); !errors.As(err, &te) {
-		t.Errorf("broken .glb: %v; want a TranslationError", err)
+	if v, doc, err := tree.Document(ctx, "Units/Broken.mdx", bfi, translate.GLB, NeedBytes); err != nil || !bytes.HasPrefix(doc, []byte("glTF")) || int64(len(doc)) != v.Size(translate.GLB) {
+		t.Errorf("broken .glb: %v, %d bytes; want the failure document", err, len(doc))
+	} else if err := v.Shown("Units/Broken.mdx", translate.GLB); !errors.As(err, &te) {
+		t.Errorf("broken .glb shows %v; want a TranslationError", err)
 	}
 	if _, doc, err := tree.Document(ctx, "Units/Broken.mdx", bfi, translate.JSON, NeedBytes); err != nil || !bytes.Contains(doc, []byte(`"error"`)) {
 		t.Errorf("broken .json: %v\n%s", err, doc)

@@ -26,7 +26,7 @@ type Version struct {
 	id    cache.Key // of exactly these documents: key, deps and fails (see seal)
 	deps  []dep     // what the translation read besides the source, in order
 	sizes [numKinds]int64
-	fails [numKinds]failClass // per kind; a failed kind's size is 0
+	fails [numKinds]failClass // per kind; a failed kind's size is 0, but failShown's
 	mtime int64               // newest mtime of the source and the files it read, ns
 	// err is why the kinds failed, when this process saw the translation (texture errors are
 	// written into the models that embed the texture).
@@ -67,6 +67,13 @@ const sizeUnknown = -1
 // has reports whether the version knows the size of kind.
 func (v *Version) has(k translate.Kind) bool { return v.sizes[kindIndex(k)] != sizeUnknown }
 
+// readable reports whether the bytes of kind can be served: it was made, or it is a document
+// saying why it could not be.
+func (v *Version) readable(k translate.Kind) bool {
+	c := v.fails[kindIndex(k)]
+	return c == failNone || c == failShown
+}
+
 // size returns the size of kind (0 for a failed kind).
 func (v *Version) size(k translate.Kind) int64 { return max(v.sizes[kindIndex(k)], 0) }
 
@@ -78,6 +85,9 @@ const (
 	failIO               // the model could not be read, decoded or encoded: EIO
 	failPerm             // the source could not be read for lack of permission: EACCES
 	failTooBig           // the source or a declared size is beyond the limits: EFBIG
+	// failShown: the source could not be translated, and the kind serves a document saying
+	// why (translate.FailureDocument) of the size the version records.
+	failShown
 )
 
 func classOf(err error) failClass {
@@ -99,6 +109,8 @@ func (v *Version) failure(src string, k translate.Kind) error {
 			err = fs.ErrPermission
 		case failTooBig:
 			err = codec.ErrTooLarge
+		case failShown:
+			err = errors.New("the source could not be translated: its documents say why")
 		default:
 			err = syscall.EIO
 		}
@@ -388,7 +400,7 @@ func decodeMeta(b []byte) ([]dep, [numKinds]failClass, error) {
 	}
 	for range d.count(2) {
 		i, c := d.byte(), failClass(d.byte())
-		if int(i) >= numKinds || c > failTooBig {
+		if int(i) >= numKinds || c > failShown {
 			d.bad = true
 			break
 		}

@@ -256,14 +256,14 @@ func (w *treeConvert) write(ctx context.Context, d treeDoc) (bool, error) {
 func (w *treeConvert) known(d treeDoc) (int64, time.Time, bool) {
 	if d.view != nil {
 		size, ok := d.view.KnownSize(d.src, d.kind)
-		return size, d.view.ModTime(), ok
+		return size, d.view.ModTime(), ok && d.view.Shown(d.src, d.kind) == nil
 	}
 	fi, err := w.tree.SourceInfo(d.src)
 	if err != nil {
 		return 0, time.Time{}, false
 	}
 	v := w.tree.Current(d.src, fi)
-	if v == nil || !v.Has(d.kind) {
+	if v == nil || !v.Has(d.kind) || v.Shown(d.src, d.kind) != nil {
 		return 0, time.Time{}, false
 	}
 	return v.Size(d.kind), versionTime(fi, v), true
@@ -271,8 +271,12 @@ func (w *treeConvert) known(d treeDoc) (int64, time.Time, bool) {
 
 // document makes the document d, returning its bytes and time.
 func (w *treeConvert) document(ctx context.Context, d treeDoc) ([]byte, time.Time, error) {
+	// A failed kind's document saying why is the mount's; convert writes only what was made.
 	if d.view != nil {
 		data, err := d.view.Document(ctx, d.src, d.kind)
+		if err == nil {
+			err = d.view.Shown(d.src, d.kind)
+		}
 		return data, d.view.ModTime(), err
 	}
 	fi, err := w.tree.SourceInfo(d.src)
@@ -280,6 +284,9 @@ func (w *treeConvert) document(ctx context.Context, d treeDoc) ([]byte, time.Tim
 		return nil, time.Time{}, err
 	}
 	v, data, err := w.tree.Document(ctx, d.src, fi, d.kind, vfs.NeedBytes)
+	if err == nil {
+		err = v.Shown(d.src, d.kind)
+	}
 	if err != nil {
 		return nil, time.Time{}, err
 	}

@@ -270,6 +270,20 @@ func header(b []byte, s *scene.Scene, kind string) []byte {
 	return b
 }
 
+// EncodeFailure is the OBJ (or, with mtl, the MTL) served in place of one that could not be
+// made from the source at path: comment lines naming the source and why. Importers read it as
+// an empty file.
+func EncodeFailure(path, format, msg string, mtl bool) []byte {
+	kind := "OBJ"
+	if mtl {
+		kind = "MTL"
+	}
+	b := header(nil, &scene.Scene{Source: scene.Source{Path: path, Format: format}}, kind)
+	b = append(b, "# error: could not convert the source: "...)
+	b = append(b, commentText(msg)...)
+	return append(b, '\n')
+}
+
 // appendLine appends a line of the statement tag with the numbers v.
 func appendLine(b []byte, tag string, v ...float32) []byte {
 	b = append(b, tag...)

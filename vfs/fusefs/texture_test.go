@@ -5,12 +5,11 @@ package fusefs
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 
 	"github.com/modelfs/modelfs/translate"
@@ -57,11 +56,16 @@ func testTextures(t *testing.T, opt vfs.Options) {
 		}
 	}
 
-	// Break the crate's texture: its .png fails, the crate still opens without an image.
+	// Break the crate's texture: its .png is the failure picture, the crate still opens without
+	// an image.
 	writeFile(t, filepath.Join(src, "Textures/Crate.blp"), []byte("BLP2\x01\x00\x00\x00garbage"))
 	eventually(t, "the broken texture is seen", func() error {
-		if _, err := os.ReadFile(m.path("Textures/Crate.blp.png")); !errors.Is(err, syscall.EIO) {
-			return errors.New("Crate.blp.png still reads")
+		b, err := os.ReadFile(m.path("Textures/Crate.blp.png"))
+		if err != nil || !translate.IsFailurePNG(b) {
+			return fmt.Errorf("Crate.blp.png reads %d bytes, %v; want the failure picture", len(b), err)
+		}
+		if st, err := os.Stat(m.path("Textures/Crate.blp.png")); err != nil || st.Size() != int64(len(b)) {
+			return fmt.Errorf("stat Crate.blp.png: %v, %v; want %d bytes", st, err, len(b))
 		}
 		return nil
 	})

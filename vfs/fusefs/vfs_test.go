@@ -409,8 +409,8 @@ func TestHandlersRefuseWrites(t *testing.T) {
 	}
 }
 
-// 8. A corrupt model: EIO for the documents, an error .json naming it, neighbours unharmed, one
-// log line.
+// 8. A corrupt model: documents that say why (the same bytes from the cache), an error .json
+// naming it, neighbours unharmed, one log line.
 func TestCorruptModel(t *testing.T) { bothTiers(t, testCorruptModel) }
 
 func testCorruptModel(t *testing.T, opt vfs.Options) {
@@ -421,24 +421,28 @@ func testCorruptModel(t *testing.T, opt vfs.Options) {
 	}
 	writeFile(t, filepath.Join(src, "Units/Broken.mdx"), data[:len(data)/2])
 	m := mountT(t, src, opt)
+	_, terr := vfstest.Convert(t, src, "Units/Broken.mdx", translate.JSON)
+	if terr == nil {
+		t.Fatal("the truncated model translates")
+	}
 
 	for range 2 { // the second round is served from the cache
 		for _, kind := range []translate.Kind{translate.GLTF, translate.GLB, translate.OBJ, translate.MTL} {
 			name := "Units/Broken.mdx." + string(kind)
-			if _, err := os.Stat(m.path(name)); err != nil {
+			st, err := os.Stat(m.path(name))
+			if err != nil {
 				t.Errorf("stat %s: %v", name, err)
+				continue
 			}
-			if _, err := os.ReadFile(m.path(name)); !errors.Is(err, syscall.EIO) {
-				t.Errorf("read %s: %v; want EIO", name, err)
+			b, err := os.ReadFile(m.path(name))
+			want := translate.FailureDocument(kind, "Units/Broken.mdx", "mdx", terr)
+			if err != nil || !bytes.Equal(b, want) || st.Size() != int64(len(want)) {
+				t.Errorf("read %s: %v, size %d, %q; want the failure document %q", name, err, st.Size(), b, want)
 			}
 		}
 		got, err := os.ReadFile(m.path("Units/Broken.mdx.json"))
 		if err != nil {
 			t.Fatal(err)
-		}
-		_, terr := vfstest.Convert(t, src, "Units/Broken.mdx", translate.JSON)
-		if terr == nil {
-			t.Fatal("the truncated model translates")
 		}
 		if want := metajson.EncodeError("Units/Broken.mdx", "mdx", terr); !bytes.Equal(got, want) {
 			t.Errorf("Broken.mdx.json:\n%s\nwant:\n%s", got, want)
