@@ -90,14 +90,14 @@ func (e *encoder) animations() {
 		moving := len(out.Channels)
 		for vi := range a.Visibility {
 			v := &a.Visibility[vi]
-			if v.Mesh < 0 || v.Mesh >= len(s.Meshes) || len(v.Times) == 0 || len(v.Shown) != len(v.Times) {
+			if v.Mesh < 0 || v.Mesh >= len(s.Meshes) || e.meshNode[v.Mesh] < 0 || len(v.Times) == 0 || len(v.Shown) != len(v.Times) {
 				continue
 			}
 			sm, ch := &samplers[used], &channels[used]
 			used++
 			sm.Input, sm.Output, sm.Interpolation = e.keyTimes(start, v.Times), e.hiddenWeights(start, v.Shown), gltf.InterpolationStep
 			ch.Sampler = len(out.Samplers)
-			ch.Target.Node, ch.Target.Path = e.index(len(s.Nodes)+v.Mesh), gltf.TRSWeights
+			ch.Target.Node, ch.Target.Path = e.index(e.meshNode[v.Mesh]), gltf.TRSWeights
 			out.Samplers = append(out.Samplers, sm)
 			out.Channels = append(out.Channels, ch)
 		}

@@ -172,8 +172,11 @@ type encoder struct {
 	times     map[string]int // raw key times → input accessor, shared between samplers
 	skeletons []int          // per skin: the skeleton node written, -1 for none
 	collapse  []bool         // per mesh: it has a HiddenTarget
-	textures  map[int]int    // scene texture → glTF texture, for those written
-	arcs      []int32        // per channel of the scene, in order, what splitArcs adds (nil: unknown)
+	// Per scene mesh: the node that draws it (-1 for a mesh of a shape) and the glTF mesh it is
+	// (one of a shape's primitives: -1); the shapes' glTF meshes follow the others'.
+	meshNode, meshGL []int
+	textures         map[int]int // scene texture → glTF texture, for those written
+	arcs             []int32     // per channel of the scene, in order, what splitArcs adds (nil: unknown)
 
 	// Slabs for the document's many small objects, sized for the scene by newEncoder.
 	accs  slab[gltf.Accessor]
@@ -201,9 +204,28 @@ func (e *encoder) build() error {
 	}
 	e.collapse = collapsible(s)
 	for i := range s.Meshes {
-		if err := e.mesh(i); err != nil {
+		if e.meshGL[i] < 0 {
+			continue
+		}
+		prim, weights, err := e.primitive(i)
+		if err != nil {
 			return err
 		}
+		e.doc.Meshes = append(e.doc.Meshes, e.singleMesh(&s.Meshes[i], prim, weights))
+	}
+	for _, sh := range s.Shapes {
+		out := &gltf.Mesh{Name: sh.Name, Primitives: make([]*gltf.Primitive, len(sh.Meshes))}
+		for k, i := range sh.Meshes {
+			prim, _, err := e.primitive(i)
+			if err != nil {
+				return err
+			}
+			out.Primitives[k] = prim
+		}
+		if len(sh.Extras) > 0 {
+			out.Extras = sh.Extras
+		}
+		e.doc.Meshes = append(e.doc.Meshes, out)
 	}
 	if len(s.Variants) > 0 {
 		vs := make([]any, len(s.Variants))
@@ -387,9 +409,33 @@ func (e *encoder) nodes() error {
 			return fmt.Errorf("gltfenc: skin %d has skeleton %d of %d", i, sk.Skeleton, n)
 		}
 	}
+	if err := s.CheckShapes(); err != nil {
+		return fmt.Errorf("gltfenc: %w", err)
+	}
+	// The nodes: the scene's, one per mesh outside the shapes, one per shape drawn where its
+	// meshes are, the synthetic root.
+	e.meshNode, e.meshGL = make([]int, len(s.Meshes)), make([]int, len(s.Meshes))
+	for _, sh := range s.Shapes {
+		for _, m := range sh.Meshes {
+			e.meshNode[m], e.meshGL[m] = -1, -1
+		}
+	}
+	drawn := n
+	for i := range s.Meshes {
+		if e.meshGL[i] == 0 {
+			e.meshNode[i], e.meshGL[i] = drawn, drawn-n
+			drawn++
+		}
+	}
+	singles := drawn - n
+	for _, sh := range s.Shapes {
+		if len(sh.Instances) == 0 {
+			drawn++
+		}
+	}
 	synthetic := -1
 	if e.needsRoot() {
-		synthetic = n + len(s.Meshes)
+		synthetic = drawn
 	}
 	parent := func(i int) int {
 		if i == synthetic {
@@ -407,7 +453,7 @@ func (e *encoder) nodes() error {
 
 	// The nodes are carved from one block of the encoder's docMem, and their children lists from
 	// one more: each parent's slot is counted first, then filled in node order.
-	total := n + len(s.Meshes) + 1 // with the synthetic root
+	total := drawn + 1 // with the synthetic root
 	nb := block(&e.mem.nodes, total)
 	nodes := block(&e.mem.nodePtrs, total)[:total-1]
 	// One block of ints: at, the children lists, the scene's roots.
@@ -439,23 +485,42 @@ func (e *encoder) nodes() error {
 		roots = children[start:at[n]:at[n]]
 	}
 	if synthetic >= 0 {
-		sr := &nb[n+len(s.Meshes)]
+		sr := &nb[drawn]
 		*sr = gltf.Node{Name: rootName(s), Children: roots, Extras: map[string]any{"kind": "synthetic_root"}}
 		nodes = append(nodes, sr)
 		roots = []int{synthetic}
 	}
 	roots = append(ints[2*n+1:2*n+1], roots...)
 	for i := range s.Meshes {
-		m := &s.Meshes[i]
-		mn := &nb[n+i]
+		m, at := &s.Meshes[i], e.meshNode[i]
+		if at < 0 {
+			continue
+		}
+		mn := &nb[at]
 		x := e.mem.extras(1)
 		x["kind"] = "mesh"
-		*mn = gltf.Node{Name: m.Name, Mesh: e.index(i), Extras: x}
+		*mn = gltf.Node{Name: m.Name, Mesh: e.index(e.meshGL[i]), Extras: x}
 		if m.Skin >= 0 {
 			mn.Skin = e.index(m.Skin)
 		}
-		roots = append(roots, n+i)
-		nodes[n+i] = mn
+		roots = append(roots, at)
+		nodes[at] = mn
+	}
+	next := n + singles
+	for k, sh := range s.Shapes {
+		if len(sh.Instances) > 0 {
+			for _, inst := range sh.Instances {
+				nodes[inst].Mesh = e.index(singles + k)
+			}
+			continue
+		}
+		mn := &nb[next]
+		x := e.mem.extras(1)
+		x["kind"] = "mesh"
+		*mn = gltf.Node{Name: sh.Name, Mesh: e.index(singles + k), Extras: x}
+		roots = append(roots, next)
+		nodes[next] = mn
+		next++
 	}
 	e.doc.Nodes = nodes
 	sc := &gltf.Scene{Name: s.Source.Name, Nodes: roots}
@@ -877,12 +942,14 @@ func (e *encoder) skins() error {
 }
 
 // mesh writes mesh i as one primitive.
-func (e *encoder) mesh(i int) error {
+// primitive writes mesh i's vertices and triangles and returns its primitive, with the weights
+// of its morph target when it has one.
+func (e *encoder) primitive(i int) (*gltf.Primitive, []float64, error) {
 	s := e.s
 	m := &s.Meshes[i]
 	nv := len(m.Positions)
 	if nv == 0 || len(m.Indices) == 0 {
-		return fmt.Errorf("gltfenc: mesh %d has %d vertices and %d indices", i, nv, len(m.Indices))
+		return nil, nil, fmt.Errorf("gltfenc: mesh %d has %d vertices and %d indices", i, nv, len(m.Indices))
 	}
 	attrs := gltf.PrimitiveAttributes{}
 
@@ -894,7 +961,7 @@ func (e *encoder) mesh(i int) error {
 
 	if len(m.Normals) > 0 {
 		if len(m.Normals) != nv {
-			return fmt.Errorf("gltfenc: mesh %d has %d normals for %d vertices", i, len(m.Normals), nv)
+			return nil, nil, fmt.Errorf("gltfenc: mesh %d has %d normals for %d vertices", i, len(m.Normals), nv)
 		}
 		start = len(e.bin.b)
 		e.bin.f32s(flat3(m.Normals))
@@ -903,7 +970,7 @@ func (e *encoder) mesh(i int) error {
 	}
 	if len(m.Tangents) > 0 {
 		if len(m.Tangents) != nv || len(m.Normals) != nv {
-			return fmt.Errorf("gltfenc: mesh %d has %d tangents and %d normals for %d vertices", i, len(m.Tangents), len(m.Normals), nv)
+			return nil, nil, fmt.Errorf("gltfenc: mesh %d has %d tangents and %d normals for %d vertices", i, len(m.Tangents), len(m.Normals), nv)
 		}
 		start = len(e.bin.b)
 		e.bin.f32s(flat4(m.Tangents))
@@ -912,7 +979,7 @@ func (e *encoder) mesh(i int) error {
 	}
 	for u, set := range m.UVs {
 		if len(set) != nv {
-			return fmt.Errorf("gltfenc: mesh %d uv set %d has %d entries for %d vertices", i, u, len(set), nv)
+			return nil, nil, fmt.Errorf("gltfenc: mesh %d uv set %d has %d entries for %d vertices", i, u, len(set), nv)
 		}
 		start = len(e.bin.b)
 		e.bin.f32s(flat2(set))
@@ -920,7 +987,7 @@ func (e *encoder) mesh(i int) error {
 	}
 	if len(m.Colors) > 0 {
 		if len(m.Colors) != nv {
-			return fmt.Errorf("gltfenc: mesh %d has %d colours for %d vertices", i, len(m.Colors), nv)
+			return nil, nil, fmt.Errorf("gltfenc: mesh %d has %d colours for %d vertices", i, len(m.Colors), nv)
 		}
 		start = len(e.bin.b)
 		e.bin.f32s(flat4(m.Colors))
@@ -928,7 +995,7 @@ func (e *encoder) mesh(i int) error {
 	}
 	if m.Skin >= 0 {
 		if err := e.influences(i, attrs); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 
@@ -943,7 +1010,7 @@ func (e *encoder) mesh(i int) error {
 		largest = maxIndex(m.Indices)
 	}
 	if len(m.Indices)%3 != 0 || largest >= uint32(nv) {
-		return fmt.Errorf("gltfenc: mesh %d: %d indices are not triangles over %d vertices", i, len(m.Indices), nv)
+		return nil, nil, fmt.Errorf("gltfenc: mesh %d: %d indices are not triangles over %d vertices", i, len(m.Indices), nv)
 	}
 	iv := e.view(start, gltf.TargetElementArrayBuffer, 0)
 	ia := e.accessor(gltf.Accessor{BufferView: e.index(iv), ComponentType: ct, Type: gltf.AccessorScalar, Count: len(m.Indices)})
@@ -958,7 +1025,7 @@ func (e *encoder) mesh(i int) error {
 		}
 	}
 	if m.Material >= len(s.Materials) {
-		return fmt.Errorf("gltfenc: mesh %d uses material %d of %d", i, m.Material, len(s.Materials))
+		return nil, nil, fmt.Errorf("gltfenc: mesh %d uses material %d of %d", i, m.Material, len(s.Materials))
 	}
 	if m.Material >= 0 {
 		prim.Material = gltf.Index(m.Material)
@@ -966,6 +1033,11 @@ func (e *encoder) mesh(i int) error {
 	if m.VariantMaterials != nil {
 		prim.Extensions = gltf.Extensions{variantsExtension: map[string]any{"mappings": mappings(m.VariantMaterials)}}
 	}
+	return prim, weights, nil
+}
+
+// singleMesh is the glTF mesh of the scene mesh m alone, its primitive prim.
+func (e *encoder) singleMesh(m *scene.Mesh, prim *gltf.Primitive, weights []float64) *gltf.Mesh {
 	out := &gltf.Mesh{Name: m.Name, Primitives: []*gltf.Primitive{prim}, Weights: weights}
 	if len(m.Extras) > 0 {
 		out.Extras = m.Extras
@@ -980,8 +1052,7 @@ func (e *encoder) mesh(i int) error {
 		x["targetNames"] = []string{HiddenTarget}
 		out.Extras = x
 	}
-	e.doc.Meshes = append(e.doc.Meshes, out)
-	return nil
+	return out
 }
 
 // HiddenTarget names the morph target of a mesh that the model shows only at times: at

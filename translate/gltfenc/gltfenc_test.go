@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson"
+	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -527,5 +529,35 @@ func TestAttrName(t *testing.T) {
 				t.Errorf("attrName(%s, %d) = %q, want %q", k.prefix, i, got, want)
 			}
 		}
+	}
+}
+
+// A shape is one glTF mesh with a primitive per scene mesh: drawn by a node of its own when it
+// has no instances, else by each instance node, whose transform places it.
+func TestShapes(t *testing.T) {
+	doc, err := Document(testscene.Shapes(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Meshes) != 2 || doc.Meshes[0].Name != "House" || len(doc.Meshes[0].Primitives) != 2 ||
+		doc.Meshes[1].Name != "Barrel" || len(doc.Meshes[1].Primitives) != 1 {
+		t.Fatalf("meshes %+v", doc.Meshes)
+	}
+	if m := doc.Meshes[0].Primitives; *m[0].Material != 0 || m[1].Material != nil {
+		t.Errorf("house primitives' materials %v, %v", m[0].Material, m[1].Material)
+	}
+	drawn := map[string]int{}
+	for _, n := range doc.Nodes {
+		if n.Mesh != nil {
+			drawn[n.Name] = *n.Mesh
+		}
+	}
+	if want := map[string]int{"House": 0, "Barrel 1": 1, "Barrel 2": 1}; !maps.Equal(drawn, want) {
+		t.Errorf("nodes draw %v, want %v", drawn, want)
+	}
+	bad := testscene.Shapes()
+	bad.Shapes[1].Instances = []int{1, 1}
+	if _, err := Document(bad, Options{}); err == nil {
+		t.Error("a node drawing two shapes is accepted")
 	}
 }

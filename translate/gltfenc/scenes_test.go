@@ -3,6 +3,7 @@ package gltfenc
 import (
 	"math"
 
+	"github.com/modelfs/modelfs/translate/internal/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
@@ -269,7 +270,15 @@ func testScenes() []struct {
 		{"nomesh", noMeshScene()},
 		{"repair", repairScene()},
 		{"empty", emptyScene()},
+		{"shapes", shapesScene()},
 	}
+}
+
+// shapesScene is testscene.Shapes with its source at the root, where the tests write the .gltf.
+func shapesScene() *scene.Scene {
+	s := testscene.Shapes()
+	s.Source.Path, s.Textures[0].Resolved = "Box.mdx", "Textures/Crate.png"
+	return s
 }
 
 // repairScene needs the encoder's repairs: its skin's joints sit in two trees (so a synthetic

@@ -105,6 +105,9 @@ func document(s *scene.Scene) (value, error) {
 	list(b, "textures", s.Textures, texture)
 	list(b, "nodes", s.Nodes, node)
 	list(b, "skins", s.Skins, skin)
+	if len(s.Shapes) > 0 {
+		list(b, "shapes", s.Shapes, shape)
+	}
 	list(b, "animations", s.Animations, animation)
 	list(b, "variants", s.Variants, func(v int, name *string) (*object, scene.Extras) { return variant(s, v, *name), nil })
 	if b.err != nil {
@@ -249,6 +252,14 @@ func skin(_ int, sk *scene.Skin) (*object, scene.Extras) {
 	o.add("joints", ints(sk.Joints))
 	o.add("skeleton", index(sk.Skeleton))
 	return o, nil
+}
+
+func shape(_ int, sh *scene.Shape) (*object, scene.Extras) {
+	o := newObject(4)
+	o.add("name", str(sh.Name))
+	o.add("meshes", ints(sh.Meshes))
+	o.add("instances", ints(sh.Instances))
+	return o, sh.Extras
 }
 
 func animation(_ int, a *scene.Animation) (*object, scene.Extras) {

@@ -98,15 +98,6 @@ func needsDefault(s *scene.Scene) bool {
 	return false
 }
 
-// meshNames returns the unique safe OBJ object name of every mesh of s.
-func meshNames(s *scene.Scene) []string {
-	raw := make([]string, len(s.Meshes))
-	for i := range s.Meshes {
-		raw[i] = s.Meshes[i].Name
-	}
-	return uniqueNames(raw, "mesh")
-}
-
 // commentText makes s fit on one comment line: invalid UTF-8 and control characters become '?'.
 func commentText(s string) string {
 	b := make([]byte, 0, len(s))

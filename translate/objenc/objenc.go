@@ -30,15 +30,16 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 	}
 	// Size the buffer once from the counts: up to about 36 bytes per position or normal, 24 per
 	// UV, and per triangle three corners of one to three indices as wide as the largest.
+	ds := draws(s)
 	nverts, ntris := 0, 0
-	for i := range s.Meshes {
-		nverts += len(s.Meshes[i].Positions)
-		ntris += len(s.Meshes[i].Indices) / 3
+	for _, d := range ds {
+		nverts += len(s.Meshes[d.mesh].Positions)
+		ntris += len(s.Meshes[d.mesh].Indices) / 3
 	}
 	digits := len(strconv.Itoa(nverts)) + 1
 	est := 512 + len(mtlName)
-	for i := range s.Meshes {
-		m := &s.Meshes[i]
+	for _, d := range ds {
+		m := &s.Meshes[d.mesh]
 		parts := 1
 		est += 64 + 2*len(m.Name) + 36*len(m.Positions)
 		if len(m.UVs) > 0 {
@@ -54,7 +55,7 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 	b := make([]byte, 0, est)
 	b = header(b, s, "OBJ")
 	b = append(b, "# rest pose, Y-up; "...)
-	b = strconv.AppendInt(b, int64(len(s.Meshes)), 10)
+	b = strconv.AppendInt(b, int64(len(ds)), 10)
 	b = append(b, " meshes, "...)
 	b = strconv.AppendInt(b, int64(nverts), 10)
 	b = append(b, " vertices, "...)
@@ -66,11 +67,12 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 		b = append(b, '\n')
 	}
 
-	objNames := meshNames(s)
+	objNames := drawNames(s, ds)
 	matNames, defName := materialNames(s)
 	// OBJ indices are 1-based and global across the file.
 	var vBase, tBase, nBase uint64 = 1, 1, 1
-	for i := range s.Meshes {
+	for di, d := range ds {
+		i := d.mesh
 		m := &s.Meshes[i]
 		nv := len(m.Positions)
 		uvs := meshUVs(s, m)
@@ -86,17 +88,23 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 		}
 
 		b = append(b, "\no "...)
-		b = append(b, objNames[i]...)
+		b = append(b, objNames[di]...)
 		b = append(b, "\ng "...)
-		b = append(b, objNames[i]...)
+		b = append(b, objNames[di]...)
 		b = append(b, '\n')
 		for _, p := range m.Positions {
+			if d.world != nil {
+				p = d.world.point(p)
+			}
 			b = appendLine(b, "v", p[:]...)
 		}
 		for _, uv := range uvs {
 			b = appendLine(b, "vt", uv[0], 1-uv[1])
 		}
 		for _, n := range normals {
+			if d.world != nil {
+				n = d.world.normal(n)
+			}
 			b = appendLine(b, "vn", n[:]...)
 		}
 		b = append(b, "usemtl "...)
@@ -107,10 +115,16 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 		}
 		b = append(b, '\n')
 
+		// A transform that mirrors turns the triangles' winding.
+		flip := d.world != nil && d.world.det() < 0
 		hasUV, hasN := len(uvs) > 0, len(normals) > 0
 		for k := 0; k+2 < len(m.Indices); k += 3 {
 			b = append(b, 'f')
-			for _, ix := range m.Indices[k : k+3] {
+			tri := [3]uint32{m.Indices[k], m.Indices[k+1], m.Indices[k+2]}
+			if flip {
+				tri[1], tri[2] = tri[2], tri[1]
+			}
+			for _, ix := range tri {
 				if int(ix) >= nv {
 					return nil, fmt.Errorf("objenc: mesh %d: index %d out of range (%d vertices)", i, ix, nv)
 				}

@@ -122,9 +122,10 @@ func parseOBJ(t *testing.T, obj []byte) parsed {
 func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 	t.Helper()
 	p := parseOBJ(t, obj)
+	ds := draws(s)
 	nv, nt, nn, ntri := 0, 0, 0, 0
-	for i := range s.Meshes {
-		m := &s.Meshes[i]
+	for _, d := range ds {
+		m := &s.Meshes[d.mesh]
 		nv += len(m.Positions)
 		if len(m.UVs) > 0 {
 			nt += len(m.Positions)
@@ -135,8 +136,8 @@ func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 	if len(p.v) != nv || len(p.vt) != nt || len(p.vn) != nn || len(p.faces) != ntri {
 		t.Fatalf("read back %d v, %d vt, %d vn, %d f; want %d, %d, %d, %d", len(p.v), len(p.vt), len(p.vn), len(p.faces), nv, nt, nn, ntri)
 	}
-	if len(p.objs) != len(s.Meshes) || len(p.usemtl) != len(s.Meshes) {
-		t.Fatalf("%d objects and %d usemtl for %d meshes", len(p.objs), len(p.usemtl), len(s.Meshes))
+	if len(p.objs) != len(ds) || len(p.usemtl) != len(ds) {
+		t.Fatalf("%d objects and %d usemtl for %d meshes drawn", len(p.objs), len(p.usemtl), len(ds))
 	}
 	seen := map[string]bool{}
 	for _, o := range p.objs {
@@ -160,15 +161,29 @@ func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 		}
 	}
 	f := 0
-	for i := range s.Meshes {
-		m := &s.Meshes[i]
+	for _, d := range ds {
+		i, m := d.mesh, &s.Meshes[d.mesh]
 		uvs := meshUVs(s, m)
+		pos, nrm := m.Positions, m.Normals
+		order := [3]int{0, 1, 2}
+		if d.world != nil { // a shape drawn at a node: moved there, its winding kept
+			pos, nrm = make([][3]float32, len(pos)), make([][3]float32, len(nrm))
+			for k, v := range m.Positions {
+				pos[k] = d.world.point(v)
+			}
+			for k, n := range m.Normals {
+				nrm[k] = d.world.normal(n)
+			}
+			if d.world.det() < 0 {
+				order = [3]int{0, 2, 1}
+			}
+		}
 		for k := 0; k < len(m.Indices); k += 3 {
 			for c := 0; c < 3; c++ {
-				ix := m.Indices[k+c]
+				ix := m.Indices[k+order[c]]
 				corner := p.faces[f][c]
-				if corner[0] > len(p.v) || p.v[corner[0]-1] != m.Positions[ix] {
-					t.Fatalf("mesh %d face %d corner %d: position index %d does not give %v", i, k/3, c, corner[0], m.Positions[ix])
+				if corner[0] > len(p.v) || p.v[corner[0]-1] != pos[ix] {
+					t.Fatalf("mesh %d face %d corner %d: position index %d does not give %v", i, k/3, c, corner[0], pos[ix])
 				}
 				if len(uvs) > 0 {
 					want := [2]float32{uvs[ix][0], 1 - uvs[ix][1]}
@@ -179,8 +194,8 @@ func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 					t.Fatalf("mesh %d has no UVs but a face refers to vt %d", i, corner[1])
 				}
 				if len(m.Normals) > 0 {
-					if corner[2] == 0 || corner[2] > len(p.vn) || p.vn[corner[2]-1] != m.Normals[ix] {
-						t.Fatalf("mesh %d face %d corner %d: normal index %d does not give %v", i, k/3, c, corner[2], m.Normals[ix])
+					if corner[2] == 0 || corner[2] > len(p.vn) || p.vn[corner[2]-1] != nrm[ix] {
+						t.Fatalf("mesh %d face %d corner %d: normal index %d does not give %v", i, k/3, c, corner[2], nrm[ix])
 					}
 				} else if corner[2] != 0 {
 					t.Fatalf("mesh %d has no normals but a face refers to vn %d", i, corner[2])
@@ -188,6 +203,36 @@ func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 			}
 			f++
 		}
+	}
+}
+
+// A shape drawn at nodes is baked into place: the quarter turn about Y takes +X to −Z, the
+// mirror flips the winding and the normals follow.
+func TestShapeInstances(t *testing.T) {
+	s := testscene.Shapes()
+	ds := draws(s)
+	if len(ds) != 4 || ds[2].world == nil || ds[3].world == nil {
+		t.Fatalf("draws %+v", ds)
+	}
+	near := func(a, b [3]float32) bool {
+		for k := range a {
+			if d := a[k] - b[k]; d > 1e-5 || d < -1e-5 {
+				return false
+			}
+		}
+		return true
+	}
+	if got := ds[2].world.point([3]float32{1, 0, 0}); !near(got, [3]float32{3, 0, -1}) {
+		t.Errorf("turned instance takes (1,0,0) to %v, want (3,0,-1)", got)
+	}
+	if got := ds[3].world.point([3]float32{1, 1, 1}); !near(got, [3]float32{-5, 2, 3}) {
+		t.Errorf("mirrored instance takes (1,1,1) to %v, want (-5,2,3)", got)
+	}
+	if got := ds[3].world.normal([3]float32{1, 0, 0}); !near(got, [3]float32{-1, 0, 0}) {
+		t.Errorf("mirrored normal %v, want (-1,0,0)", got)
+	}
+	if ds[3].world.det() >= 0 {
+		t.Error("the mirror has a positive determinant")
 	}
 }
 

@@ -94,6 +94,9 @@ type Scene struct {
 	Textures   []Texture
 	Skins      []Skin
 	Animations []Animation
+	// Shapes gather meshes drawn together: a building's part made of several materials, a
+	// prop placed many times. A mesh belongs to at most one shape.
+	Shapes []Shape
 	// Variants names the model's alternative looks (a creature's skins), the first being the one
 	// every mesh's Material shows; a mesh whose look changes lists its material per variant.
 	Variants []string
@@ -146,7 +149,19 @@ type Node struct {
 	Extras      Extras
 }
 
-// Mesh is one triangle list with one material: a glTF mesh with a single primitive.
+// Shape is a group of meshes drawn as one: a glTF mesh whose primitives are those meshes. It is
+// drawn once where its meshes are (as the scene's other meshes are) when Instances is empty,
+// else at each node Instances lists, with that node's transform (the same node may not draw
+// two shapes). Its meshes are neither skinned nor hidden.
+type Shape struct {
+	Name      string
+	Meshes    []int // indices into Scene.Meshes, in drawing order
+	Instances []int // indices into Scene.Nodes
+	Extras    Extras
+}
+
+// Mesh is one triangle list with one material: a glTF mesh with a single primitive, or one of
+// the primitives of a Shape.
 type Mesh struct {
 	Name      string
 	Positions [][3]float32

@@ -90,6 +90,9 @@ func (s *Scene) Validate() error {
 			p = s.Nodes[p].Parent
 		}
 	}
+	if err := s.CheckShapes(); err != nil {
+		return err
+	}
 	for i, m := range s.Materials {
 		if m.Texture < -1 || m.Texture >= len(s.Textures) {
 			return invalid(fmt.Sprintf("materials[%d]", i), "texture %d out of range", m.Texture)
@@ -348,6 +351,52 @@ func (s *Scene) usable(w string, mat, uvSets int) error {
 	if mat >= 0 {
 		if tc := s.Materials[mat].TexCoord; s.Materials[mat].Texture >= 0 && tc >= uvSets {
 			return invalid(w, "material %d uses uv set %d of %d", mat, tc, uvSets)
+		}
+	}
+	return nil
+}
+
+// CheckShapes checks that every shape names meshes and nodes that exist, that no mesh is in
+// two shapes nor skinned or hidden there, and that no node draws two shapes (part of Validate,
+// for encoders that check only what they rely on).
+func (s *Scene) CheckShapes() error {
+	if len(s.Shapes) == 0 {
+		return nil
+	}
+	inShape := make([]bool, len(s.Meshes))
+	drawn := map[int]bool{}
+	for i, sh := range s.Shapes {
+		where := func() string { return fmt.Sprintf("shapes[%d]", i) }
+		if len(sh.Meshes) == 0 {
+			return invalid(where(), "no meshes")
+		}
+		for _, m := range sh.Meshes {
+			if m < 0 || m >= len(s.Meshes) {
+				return invalid(where(), "mesh %d out of range", m)
+			}
+			if inShape[m] {
+				return invalid(where(), "mesh %d is in another shape", m)
+			}
+			inShape[m] = true
+			if s.Meshes[m].Skin >= 0 || s.Meshes[m].Hidden {
+				return invalid(where(), "mesh %d is skinned or hidden", m)
+			}
+		}
+		for _, n := range sh.Instances {
+			if n < 0 || n >= len(s.Nodes) {
+				return invalid(where(), "instance node %d out of range", n)
+			}
+			if drawn[n] {
+				return invalid(where(), "node %d draws another shape", n)
+			}
+			drawn[n] = true
+		}
+	}
+	for _, a := range s.Animations {
+		for _, v := range a.Visibility {
+			if v.Mesh >= 0 && v.Mesh < len(inShape) && inShape[v.Mesh] {
+				return invalid("animations", "visibility of mesh %d, which is in a shape", v.Mesh)
+			}
 		}
 	}
 	return nil

@@ -39,6 +39,7 @@ func All() []Case {
 		{"extras", WithExtras()},
 		{"weird", Weird()},
 		{"empty", Empty()},
+		{"shapes", Shapes()},
 	}
 }
 
@@ -87,6 +88,25 @@ func Static() *scene.Scene {
 		Materials: []scene.Material{{Name: "Crate", BaseColor: [4]float32{1, 0.5, 0.25, 1}, Texture: 0, AlphaMode: scene.AlphaOpaque}},
 		Textures:  []scene.Texture{{Path: `Textures\Crate.blp`, Resolved: "units/test/Textures/Crate.png", WrapU: true, WrapV: true}},
 	}
+}
+
+// Shapes is a building and a prop placed twice: the building a shape of two meshes (the
+// textured box and the bare triangle) drawn where it is, the prop a shape of one mesh drawn at
+// two nodes, one turned a quarter around Y and moved, one mirrored and scaled under a parent.
+func Shapes() *scene.Scene {
+	s := Static()
+	pos, nrm, uv, idx := cube()
+	s.Meshes = append(s.Meshes, scene.Mesh{Name: "Barrel", Positions: pos, Normals: nrm, UVs: [][][2]float32{uv}, Indices: idx, Material: 0, Skin: -1})
+	q := float32(math.Sqrt2 / 2)
+	s.Nodes = append(s.Nodes,
+		scene.Node{Name: "Barrel 1", Kind: scene.KindHelper, Parent: 0, Translation: [3]float32{3, 0, 0}, Rotation: [4]float32{0, q, 0, q}, Scale: [3]float32{1, 1, 1}},
+		scene.Node{Name: "Barrel 2", Kind: scene.KindHelper, Parent: 0, Translation: [3]float32{-3, 0, 1}, Rotation: [4]float32{0, 0, 0, 1}, Scale: [3]float32{-2, 2, 2}},
+	)
+	s.Shapes = []scene.Shape{
+		{Name: "House", Meshes: []int{0, 1}, Extras: scene.Extras{"group": "house"}},
+		{Name: "Barrel", Meshes: []int{2}, Instances: []int{1, 2}},
+	}
+	return s
 }
 
 // Variants is Static with two looks: the box shows another texture in the second; the triangle,
