@@ -16,6 +16,7 @@ glTF/GLB
   meshes      mesh objects                                   == counts.meshes
   vertices    vertices over all mesh objects                 == counts.vertices
   triangles   polygons over all mesh objects (all are tris)  == counts.triangles
+              (with "shapes", each drawn as one object at each of its places: see drawn)
   bones       bones over all armatures                       == counts.joints
               (and an armature exists exactly when counts.joints > 0)
   nodes       bones + objects that stand for a source node   == counts.nodes
@@ -811,6 +812,31 @@ def animation_notes(animations, tracks):
     return notes
 
 
+def drawn(doc, kind):
+    """The mesh objects, vertices and triangles Blender makes when the scene has shapes (meshes
+    drawn as one glTF mesh, at each of their instance nodes): a glTF shape is one object per
+    place it is drawn; the OBJ writes each of its meshes at each place."""
+    shapes = doc.get("shapes") or []
+    if not shapes:
+        return {}
+    meshes = doc["meshes"]
+    in_shape = set()
+    got = {"meshes": 0, "vertices": 0, "triangles": 0}
+    for sh in shapes:
+        places = len(sh["instances"]) or 1
+        got["meshes"] += places * (1 if kind == "gltf" else len(sh["meshes"]))
+        for m in sh["meshes"]:
+            in_shape.add(m)
+            got["vertices"] += places * meshes[m]["vertices"]
+            got["triangles"] += places * meshes[m]["triangles"]
+    for i, m in enumerate(meshes):
+        if i not in in_shape:
+            got["meshes"] += 1
+            got["vertices"] += m["vertices"]
+            got["triangles"] += m["triangles"]
+    return got
+
+
 def check_file(path, args, root):
     rel = os.path.relpath(path, root) if root else path
     ext = os.path.splitext(path)[1].lower()
@@ -859,6 +885,7 @@ def check_file(path, args, root):
         keys += ["bones", "nodes", "animations"]
     wanted = dict(want)
     wanted["bones"] = want["joints"]
+    wanted.update(drawn(doc, kind))
     bad = [k for k in keys if got[k] != wanted[k]]
     if kind == "gltf":
         if (extra["armatures"] > 0) != (want["joints"] > 0):

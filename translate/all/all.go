@@ -8,4 +8,5 @@ import (
 	_ "github.com/modelfs/modelfs/translate/texture" // BLP and TGA textures, offered as PNG
 	_ "github.com/modelfs/modelfs/translate/wc3/mdl" // Warcraft III text models
 	_ "github.com/modelfs/modelfs/translate/wc3/mdx" // Warcraft III binary models
+	_ "github.com/modelfs/modelfs/translate/wmo"     // World of Warcraft world objects (.wmo, version 17)
 )

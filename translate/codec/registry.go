@@ -150,6 +150,10 @@ type Format struct {
 	Notes func(name string, data []byte) []string
 	// Options declares the decoder options the format reads from Source.Options.
 	Options []Option
+	// Part, if set, reports whether a file of this format's extension named name is a part
+	// another file of the format reads (a World of Warcraft WMO's group file), not a model of
+	// its own: it is told by its name alone, as a folder listing must.
+	Part func(name string) bool
 }
 
 // Option is one decoder option a format declares: `modelfs convert --option NAME=VALUE` and the
@@ -191,11 +195,12 @@ func Formats() []Format {
 // Ext returns the lower-cased extension of name, with the dot.
 func Ext(name string) string { return strings.ToLower(path.Ext(name)) }
 
-// IsModelName reports whether a registered model format claims name's extension. It is a cheap
-// filter for directory listings; Sniff has the final word.
+// IsModelName reports whether a registered model format claims name's extension, and name is
+// not one of its parts (see Format.Part). It is a cheap filter for directory listings; Sniff
+// has the final word.
 func IsModelName(name string) bool {
 	f := byExt(name, true)
-	return f != nil
+	return f != nil && (f.Part == nil || !f.Part(name))
 }
 
 // IsTextureName reports whether a registered texture format claims name's extension: a texture

@@ -91,6 +91,9 @@ func (s *Scene) MakePlain() {
 	for i := range s.Animations {
 		plainExtras(s.Animations[i].Extras)
 	}
+	for i := range s.Shapes {
+		plainExtras(s.Shapes[i].Extras)
+	}
 }
 
 func plainExtras(x Extras) {

@@ -1,0 +1,382 @@
+package wmo
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/translate/codec"
+	"github.com/modelfs/modelfs/translate/gltfenc"
+	"github.com/modelfs/modelfs/translate/scene"
+	"github.com/modelfs/modelfs/translate/wmo/wmotest"
+)
+
+// fixture is a WMO with every class the reader handles: two groups of batches (one with
+// vertex colours, two UV sets, a collision-only triangle and a liquid with an empty tile, one
+// without batches), a third group whose file is missing, two doodad sets and a light.
+func fixture() *wmotest.Root {
+	q := float32(math.Sqrt2 / 2)
+	return &wmotest.Root{
+		Materials: []wmotest.Material{
+			{Blend: 0, Texture: `World\Tex\Wall.blp`, Texture2: `World\Tex\WallGlow.blp`},
+			{Blend: 1, Flags: 0x4, Texture: `World\Tex\Fence.blp`},
+			{Blend: 3, Flags: 0x10 | 0x1, Texture: `World\Tex\Window.blp`, Emissive: [4]uint8{0, 128, 255, 255}},
+		},
+		Groups: []wmotest.Group{
+			{
+				Name:      "Hall",
+				Vertices:  [][3]float32{{0, 0, 0}, {4, 0, 0}, {4, 0, 3}, {0, 0, 3}, {1, 2, 3}, {9, 9, 9}},
+				Normals:   [][3]float32{{0, -1, 0}, {0, -1, 0}, {0, -1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, 1}},
+				UVs:       [][][2]float32{{{0, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}, {0, 0}}},
+				Colors:    [][4]uint8{{0, 0, 255, 255}, {0, 255, 0, 255}, {255, 0, 0, 255}, {255, 255, 255, 128}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+				Triangles: [][3]uint16{{0, 1, 2}, {0, 2, 3}, {1, 4, 2}, {3, 4, 5}},
+				Materials: []uint8{0, 0, 1, 0xFF},
+				Batches:   []wmotest.Batch{{Start: 0, Count: 6, Material: 0}, {Start: 6, Count: 6, Material: 1}},
+				Liquid:    &wmotest.Liquid{XTiles: 2, YTiles: 2, Corner: [3]float32{0, 0, 0.5}, Height: 0.5, Empty: map[[2]int]bool{{1, 1}: true}},
+			},
+			{
+				Name:      "Tower",
+				Vertices:  [][3]float32{{0, 0, 10}, {1, 0, 10}, {0, 1, 10}},
+				Normals:   [][3]float32{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}},
+				UVs:       [][][2]float32{{{0, 0}, {1, 0}, {0, 1}}},
+				Triangles: [][3]uint16{{0, 1, 2}},
+				Materials: []uint8{2},
+			},
+			{Name: "Cellar"}, // its file is left out by Files' caller
+		},
+		Sets: []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: 2}, {Name: "Set_Party", First: 2, Count: 1}},
+		Doodads: []wmotest.Doodad{
+			{Model: `World\Generic\Barrel.mdx`, Position: [3]float32{1, 2, 3}, Rotation: [4]float32{0, 0, q, q}, Scale: 1, Color: [4]uint8{255, 255, 255, 255}},
+			{Model: `World\Generic\Barrel.mdx`, Position: [3]float32{-1, -2, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 2},
+			{Model: `World\Generic\Banner.mdx`, Position: [3]float32{0, 5, 2}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1},
+		},
+		Lights:  []wmotest.Light{{Type: 0, Color: [4]uint8{0, 128, 255, 255}, Position: [3]float32{0, 0, 2}, Intensity: 1.5}},
+		Skybox:  `Environments\Stars\Sky.mdx`,
+		Portals: 1,
+	}
+}
+
+// fixtureFS is the fixture's files under World/Hall.wmo, without group 2.
+func fixtureFS() fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, b := range fixture().Files("World/Hall.wmo") {
+		if !strings.HasSuffix(name, "_002.wmo") {
+			fsys[name] = &fstest.MapFile{Data: b}
+		}
+	}
+	return fsys
+}
+
+func decodeFixture(t *testing.T) *scene.Scene {
+	t.Helper()
+	fsys := fixtureFS()
+	s, err := Decode(codec.Source{Name: "World/Hall.wmo", Data: fsys["World/Hall.wmo"].Data, FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestFixture(t *testing.T) {
+	s := decodeFixture(t)
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "group 2: Hall_002.wmo") }) {
+		t.Errorf("no warning for the missing group: %q", s.Warnings)
+	}
+	if len(s.Shapes) != 2 || s.Shapes[0].Name != "Hall" || s.Shapes[1].Name != "Tower" {
+		t.Fatalf("shapes %+v", s.Shapes)
+	}
+	hall := s.Shapes[0]
+	if len(hall.Meshes) != 3 {
+		t.Fatalf("Hall has %d meshes; want 2 batches and the liquid", len(hall.Meshes))
+	}
+	b0, b1, liq := &s.Meshes[hall.Meshes[0]], &s.Meshes[hall.Meshes[1]], &s.Meshes[hall.Meshes[2]]
+	// Batch 1 covers triangles 2 and 3; 3 is collision only.
+	if len(b0.Indices) != 6 || len(b1.Indices) != 3 || b1.Material != 1 {
+		t.Errorf("batches: %d and %d indices, material %d", len(b0.Indices), len(b1.Indices), b1.Material)
+	}
+	if got := s.Extras["collisionOnlyTriangles"]; got != 1 {
+		t.Errorf("collision-only triangles %v, want 1", got)
+	}
+	// Z-up to Y-up: (4, 0, 3) → (4, 3, −0).
+	if !slices.Contains(b0.Positions, [3]float32{4, 3, 0}) || !slices.Contains(b1.Positions, [3]float32{1, 3, -2}) {
+		t.Errorf("positions %v / %v", b0.Positions, b1.Positions)
+	}
+	if len(b0.UVs) != 2 || len(b0.Colors) != len(b0.Positions) {
+		t.Fatalf("batch 0: %d UV sets, %d colours", len(b0.UVs), len(b0.Colors))
+	}
+	// BGRA (0, 0, 255) is red; the alpha is not the surface's.
+	if c := b0.Colors[0]; c != [4]float32{1, 0, 0, 1} {
+		t.Errorf("first vertex colour %v, want red", c)
+	}
+	// The liquid: 3 of 4 tiles, at height 0.5.
+	if len(liq.Indices) != 18 || liq.Positions[0][1] != 0.5 || s.Materials[liq.Material].AlphaMode != scene.AlphaBlend {
+		t.Errorf("liquid: %d indices, first at %v", len(liq.Indices), liq.Positions[0])
+	}
+	// The tower has no batches: one mesh for its material.
+	if tw := &s.Meshes[s.Shapes[1].Meshes[0]]; len(s.Shapes[1].Meshes) != 1 || tw.Material != 2 || len(tw.Indices) != 3 {
+		t.Errorf("tower %+v", tw)
+	}
+	m0, m1, m2 := s.Materials[0], s.Materials[1], s.Materials[2]
+	if m0.AlphaMode != scene.AlphaOpaque || s.Textures[m0.Texture].Path != `World\Tex\Wall.blp` || m0.Extras["texture2"] != `World\Tex\WallGlow.blp` {
+		t.Errorf("material 0 %+v", m0)
+	}
+	if m1.AlphaMode != scene.AlphaMask || !m1.DoubleSided {
+		t.Errorf("material 1 %+v", m1)
+	}
+	if m2.AlphaMode != scene.AlphaBlend || !m2.Unlit || m2.Emission == nil || m2.Emission.Factor[0] != 1 {
+		t.Errorf("material 2 %+v (emission %+v)", m2, m2.Emission)
+	}
+	for _, name := range []string{"lights", "doodadModels", "skybox", "portals"} {
+		if _, ok := s.Extras[name]; !ok {
+			t.Errorf("extras lack %s", name)
+		}
+	}
+}
+
+// Every doodad of every set is a node at its MODD place, after the axis conversion, under a
+// node named after its set.
+func TestDoodadPlaces(t *testing.T) {
+	s := decodeFixture(t)
+	fx := fixture()
+	var sets []int
+	for i, n := range s.Nodes {
+		if _, ok := n.Extras["doodadSet"]; ok {
+			sets = append(sets, i)
+		}
+	}
+	if len(sets) != 2 || s.Nodes[sets[0]].Name != "Set_$DefaultGlobal" || s.Nodes[sets[1]].Name != "Set_Party" {
+		t.Fatalf("set nodes %v", sets)
+	}
+	placed := 0
+	for _, n := range s.Nodes {
+		di, ok := n.Extras["doodad"].(int)
+		if !ok {
+			continue
+		}
+		placed++
+		d := fx.Doodads[di]
+		world := worldPoint(s, n, [3]float32{})
+		want := [3]float32{d.Position[0], d.Position[2], -d.Position[1]}
+		if !near(world, want) {
+			t.Errorf("doodad %d at %v, want %v", di, world, want)
+		}
+		if n.Name != strings.TrimSuffix(d.Model[strings.LastIndex(d.Model, `\`)+1:], ".mdx") {
+			t.Errorf("doodad %d named %q", di, n.Name)
+		}
+	}
+	if placed != 3 {
+		t.Errorf("%d doodads placed, want 3", placed)
+	}
+	// The first doodad turns a quarter about Z (WoW's up): its +X points along WoW's +Y,
+	// the scene's −Z.
+	for _, n := range s.Nodes {
+		if n.Extras["doodad"] == 0 {
+			if got := sub(worldPoint(s, n, [3]float32{1, 0, 0}), worldPoint(s, n, [3]float32{})); !near(got, [3]float32{0, 0, -1}) {
+				t.Errorf("doodad 0 turns +X to %v, want (0, 0, −1)", got)
+			}
+		}
+	}
+}
+
+// worldPoint moves p by n's rest transform and its parents'.
+func worldPoint(s *scene.Scene, n scene.Node, p [3]float32) [3]float32 {
+	for {
+		p = rotate(n.Rotation, [3]float32{p[0] * n.Scale[0], p[1] * n.Scale[1], p[2] * n.Scale[2]})
+		p = [3]float32{p[0] + n.Translation[0], p[1] + n.Translation[1], p[2] + n.Translation[2]}
+		if n.Parent < 0 {
+			return p
+		}
+		n = s.Nodes[n.Parent]
+	}
+}
+
+func rotate(q [4]float32, v [3]float32) [3]float32 {
+	// v + 2w(u×v) + 2u×(u×v), u the vector part.
+	u := [3]float32{q[0], q[1], q[2]}
+	c := cross(u, v)
+	cc := cross(u, c)
+	return [3]float32{v[0] + 2*q[3]*c[0] + 2*cc[0], v[1] + 2*q[3]*c[1] + 2*cc[1], v[2] + 2*q[3]*c[2] + 2*cc[2]}
+}
+
+func cross(a, b [3]float32) [3]float32 {
+	return [3]float32{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+func sub(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+func near(a, b [3]float32) bool {
+	for k := range a {
+		if math.Abs(float64(a[k]-b[k])) > 1e-5 {
+			return false
+		}
+	}
+	return true
+}
+
+// The fixture's glTF passes the validator.
+func TestFixtureValidates(t *testing.T) {
+	s := decodeFixture(t)
+	s.MakePlain()
+	dir := t.TempDir()
+	var paths []string
+	for _, bin := range []bool{false, true} {
+		b, err := gltfenc.Encode(s, gltfenc.Options{Binary: bin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "hall.gltf")
+		if bin {
+			p = filepath.Join(dir, "hall.glb")
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	gltfvalidate.Check(t, paths...)
+}
+
+// A group file is a part of its root: no virtual files of its own, and refused when opened.
+func TestGroupFiles(t *testing.T) {
+	for name, want := range map[string]bool{"Hall_000.wmo": true, "World/Hall_123.WMO": true, "Hall.wmo": false,
+		"Hall_12.wmo": false, "Hall_abc.wmo": false, "_000.wmo": false} {
+		if got := IsGroupName(name); got != want {
+			t.Errorf("IsGroupName(%q) = %v", name, got)
+		}
+		if codec.IsModelName(name) == want && strings.HasSuffix(strings.ToLower(name), ".wmo") {
+			t.Errorf("IsModelName(%q) = %v", name, !want)
+		}
+	}
+	fsys := fixtureFS()
+	_, err := Decode(codec.Source{Name: "World/Hall_000.wmo", Data: fsys["World/Hall_000.wmo"].Data, FS: fsys})
+	var fe *codec.FormatError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Msg, "group file") {
+		t.Errorf("decoding a group file: %v", err)
+	}
+}
+
+// Damaged files cost what is damaged: counts and offsets past the data are cut or refused,
+// never trusted; nothing panics.
+func TestDamage(t *testing.T) {
+	files := fixture().Files("W/H.wmo")
+	root, g0 := files["W/H.wmo"], files["W/H_000.wmo"]
+	cases := map[string]struct {
+		root, g0 []byte
+		fails    bool
+	}{
+		"empty root":           {root: nil, g0: g0, fails: true},
+		"root cut in MOHD":     {root: root[:30], g0: g0, fails: true},
+		"root cut anywhere":    {root: root[:len(root)*2/3], g0: g0},
+		"group cut":            {root: root, g0: g0[:len(g0)/2]},
+		"group is garbage":     {root: root, g0: []byte("REVM\x04\x00\x00\x00\x11\x00\x00\x00PGOM\xff\xff\xff\x7f")},
+		"version 18":           {root: patch(root, 8, 18), g0: g0, fails: true},
+		"group version 16":     {root: root, g0: patch(g0, 8, 16)},
+		"huge group count":     {root: patchChunk(root, "MOHD", 4, 1<<30), g0: g0, fails: true},
+		"batch past indices":   {root: root, g0: patchChunk(g0, "MOBA", 12, 1<<20)},
+		"MODS past doodads":    {root: patchChunk(root, "MODS", 24, 1000), g0: g0},
+		"doodad name past end": {root: patchChunk(root, "MODD", 0, 0xFFFFFF), g0: g0},
+		"texture past MOTX":    {root: patchChunk(root, "MOMT", 12, 1<<20), g0: g0},
+		"liquid grid too big":  {root: root, g0: patchChunk(g0, "MLIQ", 0, 4000)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"W/H.wmo": {Data: tc.root}, "W/H_000.wmo": {Data: tc.g0}}
+			s, err := Decode(codec.Source{Name: "W/H.wmo", Data: tc.root, FS: fsys})
+			if tc.fails {
+				var fe *codec.FormatError
+				if !errors.As(err, &fe) || !strings.Contains(err.Error(), "W/H.wmo") {
+					t.Fatalf("err %v; want a FormatError naming the file", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Warnings) == 0 && name != "root cut anywhere" {
+				t.Errorf("no warning")
+			}
+		})
+	}
+}
+
+// patch returns b with the uint32 at off set to v.
+func patch(b []byte, off int, v uint32) []byte {
+	c := slices.Clone(b)
+	c[off], c[off+1], c[off+2], c[off+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	return c
+}
+
+// patchChunk sets the uint32 at off in the data of the first chunk tagged tag (as read).
+func patchChunk(b []byte, tag string, off int, v uint32) []byte {
+	rev := string([]byte{tag[3], tag[2], tag[1], tag[0]})
+	i := strings.Index(string(b), rev)
+	if i < 0 {
+		panic("no chunk " + tag)
+	}
+	return patch(b, i+8+off, v)
+}
+
+func TestCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "shared", "corpus", "wow-wmo")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("no corpus")
+	}
+	fsys := os.DirFS(root)
+	n := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".wmo") || IsGroupName(p) {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		s, err := Decode(codec.Source{Name: p, Data: data, FS: fsys})
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		n++
+		m, _ := Read(p, data, codec.Source{Name: p, FS: fsys}.Companion)
+		// Drawn triangles lie between the batches' and all of the groups'.
+		drawn, all := 0, 0
+		for _, me := range s.Meshes {
+			if _, liquid := me.Extras["liquidType"]; !liquid {
+				drawn += len(me.Indices) / 3
+			}
+		}
+		for _, g := range m.Groups {
+			if g == nil {
+				t.Errorf("%s: a group is missing: %q", p, m.Warnings)
+				continue
+			}
+			all += len(g.Indices) / 3
+		}
+		if drawn == 0 || drawn > all {
+			t.Errorf("%s: %d triangles drawn of %d", p, drawn, all)
+		}
+		for _, w := range s.Warnings {
+			t.Logf("%s: %s", p, w)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Errorf("%d WMOs read, want 3", n)
+	}
+}
