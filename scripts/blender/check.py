@@ -815,15 +815,27 @@ def animation_notes(animations, tracks):
 def drawn(doc, kind):
     """The mesh objects, vertices and triangles Blender makes when the scene has shapes (meshes
     drawn as one glTF mesh, at each of their instance nodes): a glTF shape is one object per
-    place it is drawn; the OBJ writes each of its meshes at each place."""
+    place it is drawn; the OBJ writes each of its meshes at each place that has a size (a node
+    scaled to nothing, as a WMO's other doodad sets are, is left out of it)."""
     shapes = doc.get("shapes") or []
     if not shapes:
         return {}
     meshes = doc["meshes"]
+    nodes = doc.get("nodes") or []
+
+    def sized(n):
+        while n is not None and 0 <= n < len(nodes):
+            if 0 in nodes[n].get("scale", [1, 1, 1]):
+                return False
+            n = nodes[n].get("parent")
+        return True
+
     in_shape = set()
     got = {"meshes": 0, "vertices": 0, "triangles": 0}
     for sh in shapes:
         places = len(sh["instances"]) or 1
+        if kind == "obj" and sh["instances"]:
+            places = len([n for n in sh["instances"] if sized(n)])
         got["meshes"] += places * (1 if kind == "gltf" else len(sh["meshes"]))
         for m in sh["meshes"]:
             in_shape.add(m)

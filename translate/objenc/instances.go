@@ -15,7 +15,7 @@ type draw struct {
 }
 
 // draws lists what the OBJ writes: the meshes in scene order, except those of shapes drawn at
-// nodes, then each such shape at each of its nodes.
+// nodes, then each such shape at each of its nodes that has a size.
 func draws(s *scene.Scene) []draw {
 	placed := make([]bool, len(s.Meshes))
 	for _, sh := range s.Shapes {
@@ -43,6 +43,9 @@ func draws(s *scene.Scene) []draw {
 				worlds = map[int]*affine{}
 			}
 			w := worldOf(s, n, worlds)
+			if w.det() == 0 {
+				continue // scaled to nothing: a node the model does not show (a WMO's other doodad sets)
+			}
 			for _, m := range sh.Meshes {
 				if m >= 0 && m < len(s.Meshes) {
 					ds = append(ds, draw{mesh: m, world: w, name: s.Nodes[n].Name + "_" + s.Meshes[m].Name})

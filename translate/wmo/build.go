@@ -54,6 +54,10 @@ type builder struct {
 	tex  map[uint32]int // MOTX offset → scene texture
 	// collision counts the triangles drawn by nothing (MOPY material 0xFF).
 	collision int
+	// models lists the doodads' models in the order they are first placed, and placed the
+	// doodad nodes of each, by the model's name folded to lower case.
+	models []string
+	placed map[string][]int
 }
 
 // y converts a WoW position (Z-up) to the scene's Y-up frame.
@@ -62,7 +66,10 @@ func y(v [3]float32) [3]float32 { return [3]float32{v[0], v[2], -v[1]} }
 // Build makes the scene of m, read from the root named name: one shape per group (named after
 // it, a mesh per render batch), the materials and their textures, the liquids, and the doodad
 // sets as nodes holding a node per doodad at its place.
-func Build(name string, m *Model) (*scene.Scene, error) {
+//
+// load, when not nil, gives the doodads' models: each is added once as a shape drawn at its
+// doodads' nodes (see placeModels).
+func Build(name string, m *Model, load DoodadFunc) (*scene.Scene, error) {
 	b := &builder{name: name, m: m, tex: map[uint32]int{}}
 	b.s = &scene.Scene{
 		Source: scene.Source{Path: name, Format: Format, Version: int(m.Version),
@@ -80,6 +87,7 @@ func Build(name string, m *Model) (*scene.Scene, error) {
 		}
 	}
 	b.doodads()
+	b.placeModels(load)
 	b.extras()
 	return b.s, nil
 }
@@ -393,40 +401,6 @@ func (b *builder) liquidMaterial(t uint32) int {
 	b.s.Materials = append(b.s.Materials, scene.Material{Name: name, BaseColor: [4]float32{0.05, 0.15, 0.2, 0.6},
 		Texture: -1, AlphaMode: scene.AlphaBlend, DoubleSided: true, Extras: scene.Extras{"liquidType": t}})
 	return len(b.s.Materials) - 1
-}
-
-// doodads makes a node per doodad set under the root, named after it, holding a node per
-// doodad at its place, named after its model and carrying the model's path.
-func (b *builder) doodads() {
-	m := b.m
-	for si, set := range m.Sets {
-		setNode := len(b.s.Nodes)
-		b.s.Nodes = append(b.s.Nodes, scene.Node{Name: set.Name, Kind: scene.KindHelper, Parent: 0,
-			Rotation: [4]float32{0, 0, 0, 1}, Scale: [3]float32{1, 1, 1}, Extras: scene.Extras{"doodadSet": si}})
-		first, count := int(set.First), int(set.Count)
-		if first > len(m.Doodads) || count > len(m.Doodads)-first {
-			b.warn("doodad set %d (%s) lists doodads %d to %d of %d; cut", si, set.Name, first, first+count, len(m.Doodads))
-			first, count = min(first, len(m.Doodads)), max(0, min(count, len(m.Doodads)-first))
-		}
-		for di := first; di < first+count; di++ {
-			d := &m.Doodads[di]
-			model := cString(m.DoodadNames, int(d.NameOffset))
-			if model == "" {
-				b.warn("doodad %d names offset %d of MODN (%d bytes); placed without a model", di, d.NameOffset, len(m.DoodadNames))
-			}
-			q := d.Rotation
-			if !finite3(d.Position) || !finite3([3]float32(q[:3])) || !finite(q[3]) || !finite(d.Scale) {
-				b.warn("doodad %d has no finite place; placed at the origin", di)
-				d.Position, q, d.Scale = [3]float32{}, [4]float32{0, 0, 0, 1}, 1
-			}
-			b.s.Nodes = append(b.s.Nodes, scene.Node{
-				Name: strings.TrimSuffix(path.Base(strings.ReplaceAll(model, `\`, "/")), path.Ext(model)), Kind: scene.KindHelper, Parent: setNode,
-				Translation: y(d.Position), Rotation: [4]float32{q[0], q[2], -q[1], q[3]},
-				Scale:  [3]float32{d.Scale, d.Scale, d.Scale},
-				Extras: scene.Extras{"doodad": di, "model": model, "color": bgra(d.Color), "flags": d.Flags},
-			})
-		}
-	}
 }
 
 // extras records what the scene does not draw: counts, portals, lights, fog, skybox.

@@ -16,7 +16,9 @@
 // night-glow flags too; their second and third textures and shader are in extras. A group's
 // liquid (MLIQ) is one more primitive with a translucent material. Doodad sets (MODS) are
 // nodes named after the set, holding a node per doodad (MODD) at its place, named after its
-// model. Lights, portals, fog, the skybox and the BSP are recorded in the .json.
+// model. Each doodad model (the .m2 the game loads for the .mdx MODN names) is read once and
+// drawn at its doodads' nodes as a shape, still. Only the default set is shown, as the game
+// shows a WMO no map places: the other sets' nodes have scale 0. Lights, portals, fog, the skybox and the BSP are recorded in the .json.
 package wmo
 
 import (
@@ -44,12 +46,13 @@ func init() {
 // Decode reads the root src and its groups, and builds the scene.
 func Decode(src codec.Source) (*scene.Scene, error) {
 	var open CompanionFunc
+	var load DoodadFunc
 	if src.FS != nil {
-		open = src.Companion
+		open, load = src.Companion, loader(src)
 	}
 	m, err := Read(src.Name, src.Data, open)
 	if err != nil {
 		return nil, err
 	}
-	return Build(src.Name, m)
+	return Build(src.Name, m, load)
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/modelfs/modelfs/internal/gltfvalidate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/gltfenc"
+	"github.com/modelfs/modelfs/translate/m2"
+	"github.com/modelfs/modelfs/translate/m2/m2test"
+	"github.com/modelfs/modelfs/translate/objenc"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wmo/wmotest"
 )
@@ -51,11 +54,12 @@ func fixture() *wmotest.Root {
 			},
 			{Name: "Cellar"}, // its file is left out by Files' caller
 		},
-		Sets: []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: 2}, {Name: "Set_Party", First: 2, Count: 1}},
+		Sets: []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: 2}, {Name: "Set_Party", First: 2, Count: 2}},
 		Doodads: []wmotest.Doodad{
 			{Model: `World\Generic\Barrel.mdx`, Position: [3]float32{1, 2, 3}, Rotation: [4]float32{0, 0, q, q}, Scale: 1, Color: [4]uint8{255, 255, 255, 255}},
 			{Model: `World\Generic\Barrel.mdx`, Position: [3]float32{-1, -2, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 2},
 			{Model: `World\Generic\Banner.mdx`, Position: [3]float32{0, 5, 2}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1},
+			{Model: `World\GENERIC\barrel.MDX`, Position: [3]float32{3, 3, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 0.5},
 		},
 		Lights:  []wmotest.Light{{Type: 0, Color: [4]uint8{0, 128, 255, 255}, Position: [3]float32{0, 0, 2}, Intensity: 1.5}},
 		Skybox:  `Environments\Stars\Sky.mdx`,
@@ -63,7 +67,8 @@ func fixture() *wmotest.Root {
 	}
 }
 
-// fixtureFS is the fixture's files under World/Hall.wmo, without group 2.
+// fixtureFS is the fixture's files under World/Hall.wmo, without group 2, and the barrel's
+// model (named in other cases than MODN's) without the banner's.
 func fixtureFS() fstest.MapFS {
 	fsys := fstest.MapFS{}
 	for name, b := range fixture().Files("World/Hall.wmo") {
@@ -71,8 +76,18 @@ func fixtureFS() fstest.MapFS {
 			fsys[name] = &fstest.MapFile{Data: b}
 		}
 	}
+	files, err := m2test.Write(barrel(), "barrel", 264, m2.LayoutWrath, nil)
+	if err != nil {
+		panic(err)
+	}
+	for name, b := range files {
+		fsys["World/generic/"+name] = &fstest.MapFile{Data: b}
+	}
 	return fsys
 }
+
+// barrel is the fixture's doodad model: the test creature, whose meshes are skinned.
+func barrel() *m2.Model { return m2test.Creature() }
 
 func decodeFixture(t *testing.T) *scene.Scene {
 	t.Helper()
@@ -92,7 +107,7 @@ func TestFixture(t *testing.T) {
 	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "group 2: Hall_002.wmo") }) {
 		t.Errorf("no warning for the missing group: %q", s.Warnings)
 	}
-	if len(s.Shapes) != 2 || s.Shapes[0].Name != "Hall" || s.Shapes[1].Name != "Tower" {
+	if len(s.Shapes) != 3 || s.Shapes[0].Name != "Hall" || s.Shapes[1].Name != "Tower" {
 		t.Fatalf("shapes %+v", s.Shapes)
 	}
 	hall := s.Shapes[0]
@@ -157,6 +172,14 @@ func TestDoodadPlaces(t *testing.T) {
 	if len(sets) != 2 || s.Nodes[sets[0]].Name != "Set_$DefaultGlobal" || s.Nodes[sets[1]].Name != "Set_Party" {
 		t.Fatalf("set nodes %v", sets)
 	}
+	// Only the default set is shown.
+	for _, i := range sets {
+		set := &s.Nodes[i]
+		if shown := set.Extras["shown"] == true; shown != (set.Scale == [3]float32{1, 1, 1}) || shown != (set.Name == "Set_$DefaultGlobal") {
+			t.Errorf("set %s: scale %v, shown %v", set.Name, set.Scale, set.Extras["shown"])
+		}
+		set.Scale = [3]float32{1, 1, 1} // shown, to measure where its doodads draw
+	}
 	placed := 0
 	for _, n := range s.Nodes {
 		di, ok := n.Extras["doodad"].(int)
@@ -170,12 +193,12 @@ func TestDoodadPlaces(t *testing.T) {
 		if !near(world, want) {
 			t.Errorf("doodad %d at %v, want %v", di, world, want)
 		}
-		if n.Name != strings.TrimSuffix(d.Model[strings.LastIndex(d.Model, `\`)+1:], ".mdx") {
+		if base := d.Model[strings.LastIndex(d.Model, `\`)+1:]; n.Name != base[:len(base)-len(".mdx")] {
 			t.Errorf("doodad %d named %q", di, n.Name)
 		}
 	}
-	if placed != 3 {
-		t.Errorf("%d doodads placed, want 3", placed)
+	if placed != 4 {
+		t.Errorf("%d doodads placed, want 4", placed)
 	}
 	// The first doodad turns a quarter about Z (WoW's up): its +X points along WoW's +Y,
 	// the scene's −Z.
@@ -185,6 +208,74 @@ func TestDoodadPlaces(t *testing.T) {
 				t.Errorf("doodad 0 turns +X to %v, want (0, 0, −1)", got)
 			}
 		}
+	}
+}
+
+// Each doodad model is read once and drawn at its doodads' nodes, still, as it rests; a missing
+// one leaves empty nodes that say why, with a warning.
+func TestDoodadModels(t *testing.T) {
+	s := decodeFixture(t)
+	fsys := fixtureFS()
+	ref, err := m2.Decode(codec.Source{Name: "World/generic/barrel.m2", Data: fsys["World/generic/barrel.m2"].Data, FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sh *scene.Shape
+	for i := range s.Shapes {
+		if s.Shapes[i].Name == "barrel" {
+			sh = &s.Shapes[i]
+		}
+	}
+	if sh == nil || len(s.Shapes) != 3 {
+		t.Fatalf("shapes %+v", s.Shapes)
+	}
+	var want [][3]float32
+	for _, m := range ref.Meshes {
+		if !m.Hidden {
+			want = append(want, m.Positions...)
+		}
+	}
+	var got [][3]float32
+	for _, mi := range sh.Meshes {
+		m := &s.Meshes[mi]
+		if m.Skin >= 0 || m.Joints != nil || m.Material < 0 {
+			t.Errorf("mesh %s: skin %d, material %d", m.Name, m.Skin, m.Material)
+		}
+		got = append(got, m.Positions...)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the barrel's meshes have %d positions, its model %d shown", len(got), len(want))
+	}
+	if len(sh.Instances) != 3 {
+		t.Fatalf("barrel drawn at %v", sh.Instances)
+	}
+	for _, n := range sh.Instances {
+		if x := s.Nodes[n].Extras; x["file"] != "World/generic/barrel.m2" || !strings.EqualFold(x["model"].(string), `World\Generic\Barrel.mdx`) {
+			t.Errorf("instance %d extras %v", n, x)
+		}
+	}
+	// The barrel's textures and materials came along, resolved by the scene's owner.
+	if tex := s.Materials[s.Meshes[sh.Meshes[0]].Material].Texture; tex < 0 {
+		t.Errorf("the barrel's first mesh is untextured")
+	}
+	for _, n := range s.Nodes {
+		if n.Extras["model"] == `World\Generic\Banner.mdx` {
+			if why, _ := n.Extras["missing"].(string); !strings.Contains(why, "Banner.m2") {
+				t.Errorf("banner node extras %v", n.Extras)
+			}
+		}
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, `doodad model "World\\Generic\\Banner.mdx"`) }) {
+		t.Errorf("no warning for the missing banner: %q", s.Warnings)
+	}
+	// The OBJ bakes the barrels of the default set alone: the party's is not shown.
+	s.MakePlain()
+	obj, err := objenc.EncodeOBJ(s, "Hall.wmo.mtl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.ToLower(string(obj)), "\no barrel_"); n != 2*len(sh.Meshes) {
+		t.Errorf("the OBJ draws %d barrel meshes, want %d", n, 2*len(sh.Meshes))
 	}
 }
 
