@@ -233,8 +233,9 @@ func (e *encoder) build() error {
 			vs[i] = map[string]any{"name": name}
 		}
 		e.useExtension(variantsExtension)
-		e.doc.Extensions = gltf.Extensions{variantsExtension: map[string]any{"variants": vs}}
+		e.docExtension(variantsExtension, map[string]any{"variants": vs})
 	}
+	e.lights()
 	e.animations()
 	if n := len(e.bin.b); n > 0 {
 		e.doc.Buffers = []*gltf.Buffer{{ByteLength: n, Data: e.bin.b}}
@@ -617,9 +618,12 @@ func node(n *gltf.Node, nd *scene.Node, x map[string]any) {
 	if q := unitQuat(nd.Rotation); q != [4]float32{0, 0, 0, 1} {
 		n.Rotation = [4]float64{r32(q[0]), r32(q[1]), r32(q[2]), r32(q[3])}
 	}
-	// A zero scale cannot be written through qmuntal/gltf (it reads [0 0 0] as "unset") and
-	// becomes the default 1.
-	if nd.Scale != [3]float32{1, 1, 1} {
+	// qmuntal/gltf reads a scale of [0 0 0] as unset: the writer takes negative zeros for it.
+	switch nd.Scale {
+	case [3]float32{1, 1, 1}:
+	case [3]float32{}:
+		n.Scale = gltfjson.ZeroScale
+	default:
 		n.Scale = [3]float64{r32(nd.Scale[0]), r32(nd.Scale[1]), r32(nd.Scale[2])}
 	}
 	for k, v := range nd.Extras {
@@ -1102,6 +1106,52 @@ func (e *encoder) collapseTarget(pos []float32, to [][3]float64) int {
 	start := len(e.bin.b)
 	e.bin.f32s(disp)
 	return e.vertexAccessor(start, gltf.ComponentFloat, gltf.AccessorVec3, nv, lo, hi)
+}
+
+// docExtension sets the document's object for extension name.
+func (e *encoder) docExtension(name string, v any) {
+	if e.doc.Extensions == nil {
+		e.doc.Extensions = gltf.Extensions{}
+	}
+	e.doc.Extensions[name] = v
+}
+
+// lightsExtension places lights at nodes.
+const lightsExtension = "KHR_lights_punctual"
+
+// lights writes the scene's lights into the extension's list, and each at its node. Members at
+// their defaults are left out.
+func (e *encoder) lights() {
+	if len(e.s.Lights) == 0 {
+		return
+	}
+	list := make([]any, len(e.s.Lights))
+	for i, l := range e.s.Lights {
+		m := map[string]any{"type": string(l.Type)}
+		if l.Name != "" {
+			m["name"] = l.Name
+		}
+		if l.Color != [3]float32{1, 1, 1} {
+			m["color"] = []float64{r32(l.Color[0]), r32(l.Color[1]), r32(l.Color[2])}
+		}
+		if l.Intensity != 1 {
+			m["intensity"] = r32(l.Intensity)
+		}
+		if l.Range > 0 {
+			m["range"] = r32(l.Range)
+		}
+		if l.Type == scene.LightSpot {
+			m["spot"] = map[string]any{"innerConeAngle": r32(l.InnerCone), "outerConeAngle": r32(l.OuterCone)}
+		}
+		list[i] = m
+		nd := e.doc.Nodes[l.Node]
+		if nd.Extensions == nil {
+			nd.Extensions = gltf.Extensions{}
+		}
+		nd.Extensions[lightsExtension] = map[string]any{"light": i}
+	}
+	e.useExtension(lightsExtension)
+	e.docExtension(lightsExtension, map[string]any{"lights": list})
 }
 
 // variantsExtension is the glTF extension holding a model's alternative looks.

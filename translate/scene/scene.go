@@ -97,6 +97,8 @@ type Scene struct {
 	// Shapes gather meshes drawn together: a building's part made of several materials, a
 	// prop placed many times. A mesh belongs to at most one shape.
 	Shapes []Shape
+	// Lights are the lights the source places, each at a node.
+	Lights []Light
 	// Variants names the model's alternative looks (a creature's skins), the first being the one
 	// every mesh's Material shows; a mesh whose look changes lists its material per variant.
 	Variants []string
@@ -147,6 +149,30 @@ type Node struct {
 	Rotation    [4]float32 // rest rotation, quaternion x, y, z, w
 	Scale       [3]float32 // rest scale
 	Extras      Extras
+}
+
+// LightType is the kind of a punctual light, as glTF's KHR_lights_punctual names it.
+type LightType string
+
+// Light types.
+const (
+	LightPoint       LightType = "point"
+	LightSpot        LightType = "spot"
+	LightDirectional LightType = "directional"
+)
+
+// Light is a punctual light at a node (glTF's KHR_lights_punctual): a point light shines from
+// the node's origin every way, a spot or directional light along the node's −Z.
+type Light struct {
+	Name      string
+	Node      int // index into Scene.Nodes; a node holds at most one light
+	Type      LightType
+	Color     [3]float32 // linear RGB
+	Intensity float32    // candela for point and spot lights, lux for directional ones
+	Range     float32    // where the light ends, 0 for nowhere
+	// InnerCone and OuterCone are a spot light's angles from its axis, in radians: full light
+	// inside the first, none outside the second (0 ≤ inner < outer ≤ π/2).
+	InnerCone, OuterCone float32
 }
 
 // Shape is a group of meshes drawn as one: a glTF mesh whose primitives are those meshes. It is

@@ -93,6 +93,9 @@ func (s *Scene) Validate() error {
 	if err := s.CheckShapes(); err != nil {
 		return err
 	}
+	if err := s.checkLights(); err != nil {
+		return err
+	}
 	for i, m := range s.Materials {
 		if m.Texture < -1 || m.Texture >= len(s.Textures) {
 			return invalid(fmt.Sprintf("materials[%d]", i), "texture %d out of range", m.Texture)
@@ -397,6 +400,36 @@ func (s *Scene) CheckShapes() error {
 			if v.Mesh >= 0 && v.Mesh < len(inShape) && inShape[v.Mesh] {
 				return invalid("animations", "visibility of mesh %d, which is in a shape", v.Mesh)
 			}
+		}
+	}
+	return nil
+}
+
+// checkLights checks that each light is at its own node, of a known type, with finite values
+// in their ranges.
+func (s *Scene) checkLights() error {
+	lit := map[int]bool{}
+	for i, l := range s.Lights {
+		where := func() string { return fmt.Sprintf("lights[%d]", i) }
+		if l.Node < 0 || l.Node >= len(s.Nodes) {
+			return invalid(where(), "node %d out of range", l.Node)
+		}
+		if lit[l.Node] {
+			return invalid(where(), "node %d holds another light", l.Node)
+		}
+		lit[l.Node] = true
+		switch l.Type {
+		case LightPoint, LightDirectional:
+		case LightSpot:
+			if !(l.InnerCone >= 0 && l.InnerCone < l.OuterCone && l.OuterCone <= math.Pi/2) {
+				return invalid(where(), "spot cone %g to %g", l.InnerCone, l.OuterCone)
+			}
+		default:
+			return invalid(where(), "type %q", l.Type)
+		}
+		if !allFinite(l.Color[:]) || !allFinite([]float32{l.Intensity, l.Range}) || l.Intensity < 0 || l.Range < 0 ||
+			min(l.Color[0], l.Color[1], l.Color[2]) < 0 {
+			return invalid(where(), "colour %v, intensity %g, range %g", l.Color, l.Intensity, l.Range)
 		}
 	}
 	return nil

@@ -64,8 +64,8 @@ type builder struct {
 func y(v [3]float32) [3]float32 { return [3]float32{v[0], v[2], -v[1]} }
 
 // Build makes the scene of m, read from the root named name: one shape per group (named after
-// it, a mesh per render batch), the materials and their textures, the liquids, and the doodad
-// sets as nodes holding a node per doodad at its place.
+// it, a mesh per render batch), the materials and their textures, the liquids, the doodad
+// sets as nodes holding a node per doodad at its place, and the lights.
 //
 // load, when not nil, gives the doodads' models: each is added once as a shape drawn at its
 // doodads' nodes (see placeModels).
@@ -88,6 +88,7 @@ func Build(name string, m *Model, load DoodadFunc) (*scene.Scene, error) {
 	}
 	b.doodads()
 	b.placeModels(load)
+	b.lights()
 	b.extras()
 	return b.s, nil
 }
@@ -401,6 +402,51 @@ func (b *builder) liquidMaterial(t uint32) int {
 	b.s.Materials = append(b.s.Materials, scene.Material{Name: name, BaseColor: [4]float32{0.05, 0.15, 0.2, 0.6},
 		Texture: -1, AlphaMode: scene.AlphaBlend, DoubleSided: true, Extras: scene.Extras{"liquidType": t}})
 	return len(b.s.Materials) - 1
+}
+
+// Light types (MOLT).
+const (
+	lightOmni        = 0
+	lightSpot        = 1
+	lightDirectional = 2
+	lightAmbient     = 3
+)
+
+// lights places a node per MOLT light under the root, each holding a glTF punctual light: an
+// omni light a point light, a spot light a point light too (version 17 gives it no direction),
+// a directional light one shining down. The intensity is the file's, as candela: the game
+// draws a WMO with the light baked into its vertex colours, so these add little in a viewer,
+// as they add nothing in the game. An ambient light has no glTF form: it is in the .json only.
+func (b *builder) lights() {
+	for i, l := range b.m.Lights {
+		if !finite3(l.Position) || !finite(l.Intensity) || l.Intensity < 0 {
+			b.warn("light %d: position %v, intensity %g; left out", i, l.Position, l.Intensity)
+			continue
+		}
+		typ := scene.LightPoint
+		rot := [4]float32{0, 0, 0, 1}
+		switch l.Type {
+		case lightOmni, lightSpot:
+		case lightDirectional:
+			typ = scene.LightDirectional
+			rot = [4]float32{-math.Sqrt2 / 2, 0, 0, math.Sqrt2 / 2} // −Z turned to −Y, down
+		case lightAmbient:
+			continue
+		default:
+			b.warn("light %d: type %d is not one the game knows; in the .json only", i, l.Type)
+			continue
+		}
+		name := fmt.Sprintf("Light%d", i)
+		b.s.Nodes = append(b.s.Nodes, scene.Node{Name: name, Kind: scene.KindLight, Parent: 0, Translation: y(l.Position),
+			Rotation: rot, Scale: [3]float32{1, 1, 1}, Extras: scene.Extras{"light": i, "type": int(l.Type)}})
+		sl := scene.Light{Name: name, Node: len(b.s.Nodes) - 1, Type: typ, Intensity: l.Intensity,
+			Color: [3]float32{scene.SRGBToLinear(float32(l.Color[2]) / 255), scene.SRGBToLinear(float32(l.Color[1]) / 255),
+				scene.SRGBToLinear(float32(l.Color[0]) / 255)}}
+		if l.Attenuate && finite(l.AttenEnd) && l.AttenEnd > 0 {
+			sl.Range = l.AttenEnd
+		}
+		b.s.Lights = append(b.s.Lights, sl)
+	}
 }
 
 // extras records what the scene does not draw: counts, portals, lights, fog, skybox.

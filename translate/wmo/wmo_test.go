@@ -61,7 +61,9 @@ func fixture() *wmotest.Root {
 			{Model: `World\Generic\Banner.mdx`, Position: [3]float32{0, 5, 2}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1},
 			{Model: `World\GENERIC\barrel.MDX`, Position: [3]float32{3, 3, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 0.5},
 		},
-		Lights:  []wmotest.Light{{Type: 0, Color: [4]uint8{0, 128, 255, 255}, Position: [3]float32{0, 0, 2}, Intensity: 1.5}},
+		Lights: []wmotest.Light{{Type: 0, Color: [4]uint8{0, 128, 255, 255}, Position: [3]float32{0, 0, 2}, Intensity: 1.5},
+			{Type: 2, Color: [4]uint8{255, 255, 255, 255}, Position: [3]float32{0, 0, 9}, Intensity: 0.5},
+			{Type: 3, Color: [4]uint8{40, 40, 40, 255}, Intensity: 1}},
 		Skybox:  `Environments\Stars\Sky.mdx`,
 		Portals: 1,
 	}
@@ -150,6 +152,19 @@ func TestFixture(t *testing.T) {
 	}
 	if m2.AlphaMode != scene.AlphaBlend || !m2.Unlit || m2.Emission == nil || m2.Emission.Factor[0] != 1 {
 		t.Errorf("material 2 %+v (emission %+v)", m2, m2.Emission)
+	}
+	// The omni light is a point light, the directional one shines down, the ambient one is in
+	// the extras alone.
+	if len(s.Lights) != 2 {
+		t.Fatalf("lights %+v", s.Lights)
+	}
+	omni, sun := s.Lights[0], s.Lights[1]
+	if omni.Type != scene.LightPoint || omni.Intensity != 1.5 || omni.Color[0] != 1 || omni.Color[2] != 0 ||
+		s.Nodes[omni.Node].Translation != [3]float32{0, 2, 0} {
+		t.Errorf("omni light %+v at %v", omni, s.Nodes[omni.Node].Translation)
+	}
+	if down := rotate(s.Nodes[sun.Node].Rotation, [3]float32{0, 0, -1}); sun.Type != scene.LightDirectional || !near(down, [3]float32{0, -1, 0}) {
+		t.Errorf("directional light %+v shines along %v", sun, down)
 	}
 	for _, name := range []string{"lights", "doodadModels", "skybox", "portals"} {
 		if _, ok := s.Extras[name]; !ok {
@@ -335,6 +350,10 @@ func TestFixtureValidates(t *testing.T) {
 		paths = append(paths, p)
 	}
 	gltfvalidate.Check(t, paths...)
+	b, _ := os.ReadFile(paths[0])
+	if !strings.Contains(string(b), `"KHR_lights_punctual":{"lights":[`) {
+		t.Errorf("the .gltf has no lights")
+	}
 }
 
 // A group file is a part of its root: no virtual files of its own, and refused when opened.

@@ -7,7 +7,8 @@
 // U+2028/U+2029 included), without the reflection and re-compacting those take. Extras and
 // extensions hold plain values (scene.Plain). A document with parts the writer does not write
 // (Writable) or a value JSON cannot hold is an error: modelfs's encoder makes neither, and its
-// tests hold the writer to qmuntal's bytes.
+// tests hold the writer to qmuntal's bytes. One addition: a node's scale of 0 (ZeroScale),
+// which qmuntal's types cannot carry.
 package gltfjson
 
 import (
@@ -151,7 +152,17 @@ func hasRotation(n *gltf.Node) bool {
 }
 
 func hasScale(n *gltf.Node) bool {
-	return n.Scale != gltf.DefaultScale && n.Scale != [3]float64{}
+	return n.Scale != gltf.DefaultScale && n.Scale != [3]float64{} || IsZeroScale(n.Scale)
+}
+
+// ZeroScale is how a node scaled to nothing is given to the writer: qmuntal's types read a zero
+// scale as unset (the default, 1), so the writer takes three negative zeros to mean a scale of
+// 0 and writes [0,0,0], where qmuntal would write nothing.
+var ZeroScale = [3]float64{math.Copysign(0, -1), math.Copysign(0, -1), math.Copysign(0, -1)}
+
+// IsZeroScale reports whether s is ZeroScale.
+func IsZeroScale(s [3]float64) bool {
+	return s == [3]float64{} && math.Signbit(s[0]) && math.Signbit(s[1]) && math.Signbit(s[2])
 }
 
 func hasTranslation(n *gltf.Node) bool {
@@ -859,7 +870,9 @@ func (w *jsonWriter) node(b []byte, n *gltf.Node) []byte {
 		b = w.key(b, &f, `"rotation":`)
 		b = w.floats(b, n.Rotation[:])
 	}
-	if hasScale(n) {
+	if IsZeroScale(n.Scale) {
+		b = w.key(b, &f, `"scale":[0,0,0]`)
+	} else if hasScale(n) {
 		b = w.key(b, &f, `"scale":`)
 		b = w.floats(b, n.Scale[:])
 	}

@@ -554,3 +554,23 @@ func r32(f float32) float64 {
 	}
 	return v
 }
+
+// A node scaled to nothing is written with scale [0,0,0], which qmuntal reads back; a node
+// whose scale is the zero value has the default, as with qmuntal.
+func TestZeroScale(t *testing.T) {
+	doc := &gltf.Document{Asset: gltf.Asset{Version: "2.0"}, Nodes: []*gltf.Node{{Name: "hidden", Scale: ZeroScale}, {Name: "plain"}}}
+	out, err := Write(doc, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `{"scale":[0,0,0],"name":"hidden"}`) || !strings.Contains(string(out), `{"name":"plain"}`) {
+		t.Fatalf("nodes written as %s", out)
+	}
+	var back gltf.Document
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Nodes[0].Scale != [3]float64{} || back.Nodes[1].Scale != gltf.DefaultScale {
+		t.Errorf("read back as %v and %v", back.Nodes[0].Scale, back.Nodes[1].Scale)
+	}
+}
