@@ -182,6 +182,8 @@ func TestIndexOutOfDate(t *testing.T) {
 		{"Units/Swinger.mdl", "Textures/Swinger.tga"},
 		{"Creature/TestBeast/TestBeast.m2", "Creature/TestBeast/TestBeastSkin.blp"},
 		{"Creature/TestBeast/TestBeast.m2", "Creature/TestBeast/TestBeast00.skin"},
+		{"World/wmo/Hall/Hall.wmo", "World/wmo/Hall/Hall_001.wmo"},
+		{"World/wmo/Hall/Hall.wmo", "Creature/TestBeast/TestBeast.m2"},
 	} {
 		t.Run(path.Base(tc.gone), func(t *testing.T) {
 			src := sampleTree(t)

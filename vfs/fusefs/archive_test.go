@@ -162,6 +162,59 @@ func TestGameDataMounted(t *testing.T) {
 	}
 }
 
+// TestGameDataWMO mounts a Data folder whose world object is spread over the archives: its
+// root and textures in the base archive, a group in a patch, the doodads' model in a later
+// patch. The WMO finds each in load order, and translates as convert does the extracted tree.
+func TestGameDataWMO(t *testing.T) {
+	data, plain := t.TempDir(), t.TempDir()
+	creature, err := fixtures.Creature()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var base, patch, patch2 []mpqtest.Member
+	add := func(to *[]mpqtest.Member, f fixtures.Texture) {
+		*to = append(*to, mpqtest.Member{Name: strings.ReplaceAll(f.Path, "/", `\`), Data: f.Data, Zlib: true})
+		writeFile(t, filepath.Join(plain, filepath.FromSlash(f.Path)), f.Data)
+	}
+	for _, f := range fixtures.Hall() {
+		switch {
+		case strings.HasSuffix(f.Path, "_001.wmo"):
+			add(&patch, f)
+			base = append(base, mpqtest.Member{Name: strings.ReplaceAll(f.Path, "/", `\`), Data: []byte("an older group, patched")})
+		default:
+			add(&base, f)
+		}
+	}
+	for _, f := range creature {
+		if strings.HasSuffix(f.Path, ".m2") || strings.HasSuffix(f.Path, ".skin") || strings.HasSuffix(f.Path, "TestBeastSkin.blp") {
+			add(&patch2, f)
+		}
+	}
+	writeFile(t, filepath.Join(data, "common.MPQ"), mpqtest.Archive{Format: 2, Members: base}.Bytes())
+	writeFile(t, filepath.Join(data, "patch.MPQ"), mpqtest.Archive{Format: 2, Members: patch}.Bytes())
+	writeFile(t, filepath.Join(data, "patch-2.MPQ"), mpqtest.Archive{Format: 2, Members: patch2}.Bytes())
+	m := mountT(t, data, vfs.Options{})
+	const hall = "World/wmo/Hall/Hall.wmo"
+	for _, kind := range translate.Kinds {
+		got, err := os.ReadFile(m.path(hall + "." + string(kind)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := vfstest.MustConvert(t, plain, hall, kind); !bytes.Equal(got, want) {
+			t.Errorf("%s.%s differs from convert of the extracted files", hall, kind)
+		}
+	}
+	meta, _ := os.ReadFile(m.path(hall + ".json"))
+	if !bytes.Contains(meta, []byte(`"warnings": []`)) || !bytes.Contains(meta, []byte(`"file": "Creature/TestBeast/TestBeast.m2"`)) {
+		t.Errorf("the WMO did not find its group, doodads and textures across the archives:\n%s", meta)
+	}
+	for _, name := range []string{"Hall_000.wmo.gltf", "Hall_001.wmo.json"} {
+		if _, err := os.Stat(m.path("World/wmo/Hall/" + name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a group file has a virtual file %s: %v", name, err)
+		}
+	}
+}
+
 // TestOneArchiveMounted mounts an archive file itself, and checks an archive that cannot be
 // read shows as the plain file it is while the rest of the mount serves.
 func TestOneArchiveMounted(t *testing.T) {
