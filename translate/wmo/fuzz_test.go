@@ -1,6 +1,7 @@
 package wmo
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -8,15 +9,21 @@ import (
 	"github.com/modelfs/modelfs/translate/gltfenc"
 )
 
-// FuzzDecode decodes a root and its first group from arbitrary bytes: no panic, no scene that
-// fails validation, none the encoder refuses.
+// FuzzDecode decodes a root and its first group from arbitrary bytes, in a tree holding the
+// fixture's doodad model: no panic, no scene that fails validation, none the encoder refuses.
 func FuzzDecode(f *testing.F) {
+	tree := fixtureFS()
 	files := fixture().Files("W/H.wmo")
 	f.Add(files["W/H.wmo"], files["W/H_000.wmo"])
 	f.Add(files["W/H.wmo"], files["W/H_001.wmo"])
 	f.Add([]byte("REVM\x04\x00\x00\x00\x11\x00\x00\x00"), []byte{})
 	f.Fuzz(func(t *testing.T, root, group []byte) {
 		fsys := fstest.MapFS{"W/H.wmo": {Data: root}, "W/H_000.wmo": {Data: group}}
+		for name, f := range tree {
+			if strings.HasPrefix(name, "World/generic/") {
+				fsys[name] = f
+			}
+		}
 		s, err := Decode(codec.Source{Name: "W/H.wmo", Data: root, FS: fsys})
 		if err != nil {
 			return

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -291,6 +292,47 @@ func TestDoodadModels(t *testing.T) {
 	}
 	if n := strings.Count(strings.ToLower(string(obj)), "\no barrel_"); n != 2*len(sh.Meshes) {
 		t.Errorf("the OBJ draws %d barrel meshes, want %d", n, 2*len(sh.Meshes))
+	}
+}
+
+// A doodad model that leaves the tree, names a file that is no M2, or is broken costs its
+// doodads, with a warning naming it; the rest of the WMO is drawn.
+func TestDoodadModelDamage(t *testing.T) {
+	for name, tc := range map[string]struct {
+		model string
+		files fstest.MapFS
+		want  string
+	}{
+		"outside the tree": {model: `..\..\etc\passwd.mdx`, want: "permission denied"},
+		"the WMO itself":   {model: `World\Hall.wmo`, want: "m2"},
+		"broken M2":        {model: `World\Bad.mdx`, files: fstest.MapFS{"World/Bad.m2": {Data: []byte("MD20\x08\x01\x00\x00")}}, want: "World/Bad.m2"},
+		"M2 of a folder":   {model: `World\Dir.mdx`, files: fstest.MapFS{"World/Dir.m2/x": {Data: []byte("x")}}, want: "Dir.m2"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fx := fixture()
+			fx.Doodads[0].Model = tc.model
+			fsys := fstest.MapFS{}
+			for n, b := range fx.Files("World/Hall.wmo") {
+				fsys[n] = &fstest.MapFile{Data: b}
+			}
+			for n, f := range tc.files {
+				fsys[n] = f
+			}
+			s, err := Decode(codec.Source{Name: "World/Hall.wmo", Data: fsys["World/Hall.wmo"].Data, FS: fsys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			quoted := strconv.Quote(tc.model)
+			if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, quoted) && strings.Contains(w, tc.want) }) {
+				t.Errorf("no warning naming %s and %q: %q", quoted, tc.want, s.Warnings)
+			}
+			if len(s.Shapes) < 2 {
+				t.Errorf("the groups were not drawn: %d shapes", len(s.Shapes))
+			}
+		})
 	}
 }
 
