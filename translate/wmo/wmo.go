@@ -4,8 +4,8 @@
 // companions (through codec.Source.Companion, so the mount re-translates the root when one
 // changes); a group file is not a model of its own (codec.Format.Part tells it by its name).
 //
-// Reading (Read) follows ../shared/formats/wow-wmo.md. Every chunk is bounded by its file and
-// every record count by its chunk; a chunk that runs past its file is cut there, an offset into
+// Reading (Read) bounds every chunk by its file and
+// every record count by its chunk: a chunk that runs past its file is cut there, an offset into
 // a string block past its end names nothing, and a group file that is missing or broken costs
 // that group, each with a warning.
 //
@@ -18,7 +18,8 @@
 // nodes named after the set, holding a node per doodad (MODD) at its place, named after its
 // model. Each doodad model (the .m2 the game loads for the .mdx MODN names) is read once and
 // drawn at its doodads' nodes as a shape, still. Only the default set is shown, as the game
-// shows a WMO no map places: the other sets' nodes have scale 0. Lights, portals, fog, the skybox and the BSP are recorded in the .json.
+// shows a WMO no map places: the other sets' nodes have scale 0. Lights (MOLT) are punctual
+// lights at nodes; they, portals, fog, the skybox and the BSP are also in the .json.
 package wmo
 
 import (
