@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	"math"
 	"sync"
@@ -69,15 +70,41 @@ func (memo imageFiles) painted(src codec.Source, t *scene.Texture) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	px, ok := img.(*image.NRGBA)
-	if !ok {
+	var px *image.NRGBA
+	switch m := img.(type) {
+	case *image.NRGBA:
+		px = &image.NRGBA{Pix: bytes.Clone(m.Pix), Stride: m.Stride, Rect: m.Rect}
+	case *image.Paletted:
+		px = unpalette(m)
+	default:
 		px = image.NewNRGBA(img.Bounds())
 		draw.Draw(px, px.Rect, img, img.Bounds().Min, draw.Src)
-	} else {
-		px = &image.NRGBA{Pix: bytes.Clone(px.Pix), Stride: px.Stride, Rect: px.Rect}
 	}
 	repaint(px, l)
 	return pngenc.Encode(px)
+}
+
+// unpalette returns m's pixels as NRGBA, each its palette entry's straight colour: drawing
+// would premultiply, losing the colour under alpha 0 that an opaque look shows.
+func unpalette(m *image.Paletted) *image.NRGBA {
+	var lut [256]color.NRGBA
+	for i, c := range m.Palette {
+		if i < len(lut) {
+			lut[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
+		}
+	}
+	b := m.Rect
+	px := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := range b.Dy() {
+		src := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):][:b.Dx()]
+		dst := px.Pix[y*px.Stride:][:4*b.Dx()]
+		for x, c := range src {
+			e := lut[c]
+			d := dst[4*x : 4*x+4 : 4*x+4]
+			d[0], d[1], d[2], d[3] = e.R, e.G, e.B, e.A
+		}
+	}
+	return px
 }
 
 // repaint changes px in place as l says (all but Glow).

@@ -39,6 +39,10 @@ const (
 // the documents it supports (Writable), and an error for the others.
 func Write(doc *gltf.Document, binary bool) (out []byte, err error) {
 	err = writeDoc(doc, binary, func(parts ...[]byte) error {
+		if !binary {
+			out = parts[0] // new memory, not scratch: copying it again cost a .gltf's size
+			return nil
+		}
 		out = join(parts)
 		return nil
 	})
@@ -69,7 +73,8 @@ func join(parts [][]byte) []byte {
 }
 
 // writeDoc writes doc as a .gltf or .glb, handing the output's parts in order to emit (which
-// must not keep them: they are scratch memory). A document holding what the writer does not
+// must not keep a .glb's: they are scratch memory; a .gltf is one part, new memory emit may
+// keep). A document holding what the writer does not
 // write (see Writable), or a value JSON cannot hold, is an error: the encoder makes neither.
 func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) error {
 	if !Writable(doc) {

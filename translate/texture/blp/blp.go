@@ -160,9 +160,10 @@ func DecodeHeader(name string, data []byte) (Header, error) {
 	return h, nil
 }
 
-// Decode decodes mip level 0 of the BLP file data, named name in errors. Paletted, DXT and
-// BGRA images come back as *image.NRGBA (straight alpha; opaque when the header declares no
-// alpha), JPEG ones as *image.NRGBA too.
+// Decode decodes mip level 0 of the BLP file data, named name in errors. A paletted image whose
+// colours with their alpha number at most 256 comes back as *image.Paletted, a quarter of the
+// memory, which a PNG stores as it is; the other paletted, DXT and BGRA images as *image.NRGBA
+// (straight alpha; opaque when the header declares no alpha), JPEG ones as *image.NRGBA too.
 func Decode(name string, data []byte) (image.Image, error) {
 	h, err := DecodeHeader(name, data)
 	if err != nil {
@@ -178,6 +179,12 @@ func Decode(name string, data []byte) (image.Image, error) {
 	mip, err := h.checkPixels(name, data)
 	if err != nil {
 		return nil, err
+	}
+	if h.Encoding == Paletted {
+		pal := data[h.dataStart : h.dataStart+paletteLen]
+		if p := asPaletted(h, pal, mip); p != nil {
+			return p, nil
+		}
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, h.Width, h.Height))
 	switch h.Encoding {
@@ -255,6 +262,47 @@ func (h Header) level0(name string, data []byte, need int) ([]byte, error) {
 		return nil, texerr.Errorf(FormatName, name, mipAt+64, "mip level 0 holds %d bytes; a %d×%d %s image needs %d", size, h.Width, h.Height, h.Encoding, need)
 	}
 	return data[off : off+size], nil
+}
+
+// asPaletted returns the paletted image of w×h palette indices followed by an alpha plane, its
+// palette each (colour, alpha) pair the pixels use in the order they first appear (the file's
+// palette itself when there is no alpha); nil when there are more than 256 pairs.
+func asPaletted(h Header, pal, mip []byte) *image.Paletted {
+	n := h.Width * h.Height
+	img := &image.Paletted{Pix: make([]byte, n), Stride: h.Width, Rect: image.Rect(0, 0, h.Width, h.Height)}
+	idx, alpha := mip[:n], mip[n:]
+	if h.AlphaBits == 0 {
+		copy(img.Pix, idx)
+		img.Palette = make(color.Palette, 256)
+		for i := range img.Palette {
+			img.Palette[i] = color.NRGBA{pal[4*i+2], pal[4*i+1], pal[4*i], 255}
+		}
+		return img
+	}
+	var slot [256 * 256]uint16 // (index, alpha) → its palette entry + 1
+	for i, c := range idx {
+		var a byte
+		switch h.AlphaBits {
+		case 8:
+			a = alpha[i]
+		case 4:
+			a = (alpha[i>>1] >> (4 * uint(i&1)) & 0xf) * 17
+		default: // 1
+			a = -(alpha[i>>3] >> uint(i&7) & 1)
+		}
+		k := int(c)<<8 | int(a)
+		e := slot[k]
+		if e == 0 {
+			if len(img.Palette) == 256 {
+				return nil
+			}
+			img.Palette = append(img.Palette, color.NRGBA{pal[4*int(c)+2], pal[4*int(c)+1], pal[4*int(c)], a})
+			e = uint16(len(img.Palette))
+			slot[k] = e
+		}
+		img.Pix[i] = byte(e - 1)
+	}
+	return img
 }
 
 // decodePaletted fills img from w×h palette indices followed by an alpha plane of alphaBits

@@ -28,8 +28,15 @@ func opaque(img *image.NRGBA) *image.NRGBA {
 func sameNRGBA(t *testing.T, got image.Image, want *image.NRGBA) {
 	t.Helper()
 	g, ok := got.(*image.NRGBA)
+	if p, isPal := got.(*image.Paletted); isPal {
+		g, ok = image.NewNRGBA(p.Rect), true
+		for i, c := range p.Pix { // the palette's colours as they are, under any alpha
+			n := p.Palette[c].(color.NRGBA)
+			copy(g.Pix[4*i:], []byte{n.R, n.G, n.B, n.A})
+		}
+	}
 	if !ok {
-		t.Fatalf("decoded to %T, want *image.NRGBA", got)
+		t.Fatalf("decoded to %T, want *image.NRGBA or *image.Paletted", got)
 	}
 	if g.Rect != want.Rect {
 		t.Fatalf("bounds %v, want %v", g.Rect, want.Rect)
@@ -89,6 +96,29 @@ func TestVariants(t *testing.T) {
 			}
 			sameNRGBA(t, got, v.want)
 		})
+	}
+}
+
+// A paletted image is decoded as one while its (colour, alpha) pairs fit a palette, and as
+// NRGBA beyond, with the same pixels.
+func TestPalettedKind(t *testing.T) {
+	for _, tc := range []struct {
+		alphas int
+		want   string
+	}{{1, "*image.Paletted"}, {128, "*image.Paletted"}, {255, "*image.NRGBA"}} {
+		img := image.NewNRGBA(image.Rect(0, 0, 40, 20))
+		for i := 0; i < len(img.Pix); i += 4 {
+			c := byte(60 * (i / 4 % 2))
+			copy(img.Pix[i:], []byte{c, 200 - c, 30, byte(255 - i/4%tc.alphas)})
+		}
+		got, err := blp.Decode("x.blp", texfix.BLPPaletted(1, img, 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := fmt.Sprintf("%T", got); k != tc.want {
+			t.Errorf("%d alphas of 2 colours: %s, want %s", tc.alphas, k, tc.want)
+		}
+		sameNRGBA(t, got, img)
 	}
 }
 
