@@ -26,6 +26,7 @@ import (
 	"io"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,8 +51,8 @@ const Generator = "modelfs"
 // Encode writes s as glTF. The same scene always gives the same bytes. s should have passed
 // scene.Validate; an inconsistent scene gives an error, never a panic.
 func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
-	err = encodeWith(s, opt, func(doc *gltf.Document) (err error) {
-		out, err = gltfjson.Write(doc, opt.Binary)
+	err = encodeWith(s, opt, func(doc *gltf.Document, tail [][]byte) (err error) {
+		out, err = gltfjson.WriteParts(doc, opt.Binary, tail)
 		return err
 	})
 	return out, err
@@ -60,11 +61,13 @@ func Encode(s *scene.Scene, opt Options) (out []byte, err error) {
 // EncodeTo writes what Encode returns to w, a .glb in its parts rather than assembled in memory
 // first. A write error is returned as it is.
 func EncodeTo(w io.Writer, s *scene.Scene, opt Options) error {
-	return encodeWith(s, opt, func(doc *gltf.Document) error { return gltfjson.WriteTo(w, doc, opt.Binary) })
+	return encodeWith(s, opt, func(doc *gltf.Document, tail [][]byte) error {
+		return gltfjson.WritePartsTo(w, doc, opt.Binary, tail)
+	})
 }
 
 // encodeWith builds the document for s and hands it to finish, which writes it.
-func encodeWith(s *scene.Scene, opt Options, finish func(*gltf.Document) error) (err error) {
+func encodeWith(s *scene.Scene, opt Options, finish func(doc *gltf.Document, tail [][]byte) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("gltfenc: inconsistent scene: %v", r)
@@ -86,7 +89,7 @@ func encodeWith(s *scene.Scene, opt Options, finish func(*gltf.Document) error) 
 		mem.release()
 		return err
 	}
-	err = finish(e.doc)
+	err = finish(e.doc, e.tail())
 	binPool.Put(e.bin.b)
 	mem.release()
 	return err
@@ -102,6 +105,9 @@ func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
 	e.arcs = arcs
 	if err := e.build(); err != nil {
 		return nil, err
+	}
+	if tail := e.tail(); len(tail) > 0 {
+		e.doc.Buffers[0].Data = slices.Concat(append([][]byte{e.bin.b}, tail...)...)
 	}
 	return e.doc, nil
 }
@@ -159,6 +165,12 @@ func assetExtras(src scene.Source) map[string]any {
 }
 
 // encoder accumulates one document.
+// embedded is an embedded image: its bufferView and bytes.
+type embedded struct {
+	view int
+	data []byte
+}
+
 type encoder struct {
 	s    *scene.Scene
 	pose []mat4 // node world matrices of the default pose, made when first needed
@@ -177,6 +189,10 @@ type encoder struct {
 	meshNode, meshGL []int
 	textures         map[int]int // scene texture → glTF texture, for those written
 	arcs             []int32     // per channel of the scene, in order, what splitArcs adds (nil: unknown)
+	// images are the embedded images, each a bufferView placed after everything else in the
+	// buffer once that is written (see placeImages). Their bytes are not copied into bin: the
+	// writer takes them as they are, so a .glb of large textures holds each image once.
+	images []embedded
 
 	// Slabs for the document's many small objects, sized for the scene by newEncoder.
 	accs  slab[gltf.Accessor]
@@ -237,10 +253,46 @@ func (e *encoder) build() error {
 	}
 	e.lights()
 	e.animations()
-	if n := len(e.bin.b); n > 0 {
+	if n := e.placeImages(); n > 0 {
 		e.doc.Buffers = []*gltf.Buffer{{ByteLength: n, Data: e.bin.b}}
 	}
 	return nil
+}
+
+// placeImages puts the embedded images after the buffer's other contents, each at a 4-byte
+// boundary, and returns the buffer's whole length.
+func (e *encoder) placeImages() int {
+	n := len(e.bin.b)
+	for _, im := range e.images {
+		n = align4(n)
+		e.doc.BufferViews[im.view].ByteOffset = n
+		n += len(im.data)
+	}
+	return align4(n)
+}
+
+// tail is the buffer's part after bin: the images with the zeros that align each, as the
+// writer takes them (gltfjson.WriteParts).
+func (e *encoder) tail() [][]byte {
+	if len(e.images) == 0 {
+		return nil
+	}
+	var zeros [3]byte
+	parts := make([][]byte, 0, 2*len(e.images)+1)
+	n := len(e.bin.b)
+	if pad := align4(n) - n; pad > 0 {
+		parts = append(parts, zeros[:pad])
+		n += pad
+	}
+	for _, im := range e.images {
+		parts = append(parts, im.data)
+		n += len(im.data)
+		if pad := align4(n) - n; pad > 0 {
+			parts = append(parts, zeros[:pad])
+			n += pad
+		}
+	}
+	return parts
 }
 
 // plannedSize is the buffer size the scene needs, an upper bound (shared key times, dropped
@@ -254,18 +306,7 @@ func plannedSize(s *scene.Scene, opt Options) int {
 // plan is plannedSize, and the number of samples splitArcs adds to each channel (all the
 // scene's channels in order), counted once for both.
 func plan(s *scene.Scene, opt Options) (n int, arcs []int32) {
-	if opt.Binary || opt.EmbedImages {
-		for i := range s.Textures {
-			if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.Look == nil && t.ImagePath() != "" {
-				n += align4(len(t.Image))
-			}
-		}
-	}
-	for i := range s.Textures {
-		if t := &s.Textures[i]; len(t.Image) > 0 && t.MIME != "" && t.Look != nil {
-			n += align4(len(t.Image)) // painted pictures are embedded in every output
-		}
-	}
+	// Embedded images are not copied into the buffer (see encoder.images).
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
 		nv := len(m.Positions)
@@ -824,11 +865,9 @@ func (e *encoder) texture(i, texCoord int) *gltf.TextureInfo {
 		if len(t.Image) == 0 || t.MIME == "" {
 			return nil
 		}
-		e.bin.pad()
-		start := len(e.bin.b)
-		copy(e.bin.grow(len(t.Image)), t.Image)
-		e.bin.pad() // what follows keeps its 4-byte alignment
-		img.BufferView = gltf.Index(e.viewAt(start, len(t.Image), gltf.TargetNone, 0))
+		v := e.viewAt(0, len(t.Image), gltf.TargetNone, 0) // placed by placeImages
+		e.images = append(e.images, embedded{v, t.Image})
+		img.BufferView = gltf.Index(v)
 		img.MimeType = t.MIME
 	} else {
 		img.URI = relativeURI(e.s.Source.Path, t.ImagePath())

@@ -13,7 +13,6 @@
 package pngenc
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/adler32"
@@ -268,23 +267,46 @@ func chunk(out []byte, tag string, data []byte) []byte {
 	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start:]))
 }
 
-// deflaters keeps compressors, about 1 MB of state each, from one piece to the next.
-var deflaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, flate.BestSpeed)
-	return w
-}}
+// deflaters keeps compressors, about 1 MB of state each, from one piece to the next; rawBufs
+// the pieces' filtered rows.
+var (
+	deflaters = sync.Pool{New: func() any {
+		w, _ := flate.NewWriter(nil, flate.BestSpeed)
+		return w
+	}}
+	rawBufs sync.Pool
+)
+
+// fixedBuf is an io.Writer into a slice made large enough for anything deflate writes, so that
+// it never grows (growing left garbage of twice the output).
+type fixedBuf struct{ b []byte }
+
+func (f *fixedBuf) Write(p []byte) (int, error) {
+	f.b = append(f.b, p...)
+	return len(p), nil
+}
+
+// deflateBound is more than deflate writes for n bytes at any level: stored blocks cost 5 bytes
+// in 65535, and the flush or final block a few more.
+func deflateBound(n int) int { return n + n/16000*5 + 64 }
 
 // deflate filters and deflates p's rows: a stream ended by a flush (a byte-aligned empty
 // block), or for the last piece a final block, so that the pieces join into one stream.
 func (l *layout) deflate(p *piece, last bool, stride int) {
-	raw := make([]byte, (p.y1-p.y0)*stride)
+	n := (p.y1 - p.y0) * stride
+	raw, _ := rawBufs.Get().(*[]byte)
+	if raw == nil || cap(*raw) < n {
+		b := make([]byte, n)
+		raw = &b
+	}
+	rows := (*raw)[:n]
 	prev := make([]byte, stride-1)
 	cur := make([]byte, stride-1)
 	if p.y0 > 0 && l.filter != ftNone {
 		l.row(prev, p.y0-1)
 	}
 	for y := p.y0; y < p.y1; y++ {
-		dst := raw[(y-p.y0)*stride : (y-p.y0+1)*stride]
+		dst := rows[(y-p.y0)*stride : (y-p.y0+1)*stride]
 		dst[0] = l.filter
 		if l.filter == ftNone {
 			l.row(dst[1:], y)
@@ -294,12 +316,11 @@ func (l *layout) deflate(p *piece, last bool, stride int) {
 		filterRow(dst[1:], cur, prev, l.filter, l.bpp, y == 0)
 		prev, cur = cur, prev
 	}
-	p.adler, p.raw = adler32.Checksum(raw), len(raw)
-	var buf bytes.Buffer
-	buf.Grow(len(raw)/3 + 64)
+	p.adler, p.raw = adler32.Checksum(rows), n
+	out := &fixedBuf{b: make([]byte, 0, deflateBound(n))}
 	w := deflaters.Get().(*flate.Writer)
-	w.Reset(&buf)
-	w.Write(raw) // a bytes.Buffer does not fail
+	w.Reset(out)
+	w.Write(rows) // a fixedBuf does not fail
 	if last {
 		w.Close()
 	} else {
@@ -307,7 +328,8 @@ func (l *layout) deflate(p *piece, last bool, stride int) {
 	}
 	w.Reset(nil)
 	deflaters.Put(w)
-	p.out = buf.Bytes()
+	rawBufs.Put(raw)
+	p.out = out.b
 }
 
 // filterRow writes cur filtered against prev (the row above; ignored for the first row, which

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/modelfs/modelfs/translate/internal/scratch"
 	"github.com/qmuntal/gltf"
@@ -38,7 +39,14 @@ const (
 // a .glb (that buffer as its BIN chunk): exactly the bytes qmuntal/gltf's encoder writes, for
 // the documents it supports (Writable), and an error for the others.
 func Write(doc *gltf.Document, binary bool) (out []byte, err error) {
-	err = writeDoc(doc, binary, func(parts ...[]byte) error {
+	return WriteParts(doc, binary, nil)
+}
+
+// WriteParts is Write of a document whose first buffer is its Data followed by the parts of
+// tail, which are written from where they are rather than first copied into one buffer (the
+// images a .glb embeds).
+func WriteParts(doc *gltf.Document, binary bool, tail [][]byte) (out []byte, err error) {
+	err = writeDoc(doc, binary, tail, func(parts ...[]byte) error {
 		if !binary {
 			out = parts[0] // new memory, not scratch: copying it again cost a .gltf's size
 			return nil
@@ -52,7 +60,12 @@ func Write(doc *gltf.Document, binary bool) (out []byte, err error) {
 // WriteTo is Write into w: a .glb goes out part by part, never assembled in memory. A write
 // error is returned as it is.
 func WriteTo(w io.Writer, doc *gltf.Document, binary bool) error {
-	return writeDoc(doc, binary, func(parts ...[]byte) error {
+	return WritePartsTo(w, doc, binary, nil)
+}
+
+// WritePartsTo is WriteParts into w, as WriteTo writes.
+func WritePartsTo(w io.Writer, doc *gltf.Document, binary bool, tail [][]byte) error {
+	return writeDoc(doc, binary, tail, func(parts ...[]byte) error {
 		for _, p := range parts {
 			if _, err := w.Write(p); err != nil {
 				return err
@@ -76,20 +89,35 @@ func join(parts [][]byte) []byte {
 // must not keep a .glb's: they are scratch memory; a .gltf is one part, new memory emit may
 // keep). A document holding what the writer does not
 // write (see Writable), or a value JSON cannot hold, is an error: the encoder makes neither.
-func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error) error {
+func writeDoc(doc *gltf.Document, binary bool, tail [][]byte, emit func(parts ...[]byte) error) error {
 	if !Writable(doc) {
 		return errors.New("gltfjson: the document holds parts the writer does not write")
 	}
 	var data []byte
 	hasBin := len(doc.Buffers) > 0
+	if !hasBin && len(tail) > 0 {
+		return errors.New("gltfjson: buffer parts without a buffer")
+	}
 	if hasBin {
 		b := doc.Buffers[0]
 		data = b.Data
+		if len(tail) > 0 && !binary {
+			data = slices.Concat(append([][]byte{data}, tail...)...) // base64 takes it whole
+			tail = nil
+		}
+		n := len(data)
+		for _, p := range tail {
+			n += len(p)
+		}
 		if binary {
-			if len(data) < b.ByteLength {
-				return fmt.Errorf("gltfenc: buffer of %d bytes, %d declared", len(data), b.ByteLength)
+			if n < b.ByteLength {
+				return fmt.Errorf("gltfenc: buffer of %d bytes, %d declared", n, b.ByteLength)
 			}
-			data = data[:b.ByteLength]
+			if len(tail) == 0 {
+				data = data[:b.ByteLength]
+			} else if n != b.ByteLength {
+				return fmt.Errorf("gltfenc: buffer parts of %d bytes, %d declared", n, b.ByteLength)
+			}
 		}
 	}
 	scratch := jsonPool.Get(0)
@@ -103,7 +131,7 @@ func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error)
 		return err
 	}
 	if binary {
-		js, err = glbParts(js, data, hasBin, emit)
+		js, err = glbParts(js, append([][]byte{data}, tail...), hasBin, emit)
 	} else {
 		err = emit(assembleGLTF(js, at, data))
 	}
@@ -113,14 +141,19 @@ func writeDoc(doc *gltf.Document, binary bool, emit func(parts ...[]byte) error)
 
 // glbParts emits the parts of a .glb made of js — the JSON text after room for the file and
 // JSON chunk headers, which are filled in here — padded with spaces, and, when hasBin, a BIN
-// chunk holding bin padded with zeros. It returns js, extended by its padding, and emit's error.
-func glbParts(js, bin []byte, hasBin bool, emit func(parts ...[]byte) error) ([]byte, error) {
+// chunk holding the parts of bin one after another, padded with zeros. It returns js, extended
+// by its padding, and emit's error.
+func glbParts(js []byte, bin [][]byte, hasBin bool, emit func(parts ...[]byte) error) ([]byte, error) {
 	for len(js)%4 != 0 {
 		js = append(js, ' ') // the header is 20 bytes, so the JSON chunk ends 4-aligned too
 	}
 	paddedJSON := len(js) - glbHeaderLen - glbChunkHead
 	total := len(js)
-	binPadded := align4(len(bin))
+	binLen := 0
+	for _, p := range bin {
+		binLen += len(p)
+	}
+	binPadded := align4(binLen)
 	if hasBin {
 		total += glbChunkHead + binPadded
 	}
@@ -137,7 +170,8 @@ func glbParts(js, bin []byte, hasBin bool, emit func(parts ...[]byte) error) ([]
 	le.PutUint32(head[0:], uint32(binPadded))
 	le.PutUint32(head[4:], glbChunkBIN)
 	var zeros [3]byte
-	return js, emit(js, head[:], bin, zeros[:binPadded-len(bin)])
+	parts := append([][]byte{js, head[:]}, bin...)
+	return js, emit(append(parts, zeros[:binPadded-binLen])...)
 }
 
 // assembleGLTF returns a new .gltf: js with the base64 text of data inserted at at (no insertion
