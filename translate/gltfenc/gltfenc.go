@@ -97,7 +97,8 @@ func encodeWith(s *scene.Scene, opt Options, finish func(doc *gltf.Document, tai
 
 // Document builds the glTF document for s, with the binary data in doc.Buffers[0].Data
 // (no URI). opt.Binary selects how images will be referenced once textures are decoded.
-// The document and its buffer belong to the caller.
+// The document and its buffer belong to the caller. A node scaled to nothing has
+// gltfjson.ZeroScale, which gltfjson writes and qmuntal's own encoder does not.
 func Document(s *scene.Scene, opt Options) (*gltf.Document, error) {
 	// A fresh docMem, never released: the document's objects are carved from it.
 	size, arcs := plan(s, opt)
@@ -1176,7 +1177,7 @@ func (e *encoder) lights() {
 		if l.Intensity != 1 {
 			m["intensity"] = r32(l.Intensity)
 		}
-		if l.Range > 0 {
+		if l.Range > 0 && l.Type != scene.LightDirectional { // a sun has no range
 			m["range"] = r32(l.Range)
 		}
 		if l.Type == scene.LightSpot {

@@ -1,5 +1,7 @@
 package scene
 
+import "strings"
+
 // AddStatic adds the meshes o shows, unskinned and still, to s — with the materials and
 // textures they use — and returns their indices in s.Meshes: a prop one model places in
 // another (a building's furniture), which the outer model then draws as a Shape. Meshes hidden
@@ -8,18 +10,21 @@ package scene
 // is the model at rest), since a placed prop does not play its own animations. A variant
 // mesh shows its first look.
 //
-// A texture of o that s already has as a plain file (same path, resolution, slot and
-// wrapping) is shared, so that an output embeds each image once however many props use it.
+// A texture of o that s already has as a plain file (same path and resolution, case and
+// slashes aside, same slot and wrapping), or the same picture painted from it, is shared, so
+// that an output embeds each image once however many props use it.
 func (s *Scene) AddStatic(o *Scene) []int {
+	// Paths are compared as the games do: case and slashes aside.
 	type plain struct {
 		path, resolved string
 		replaceable    int
 		guess, wu, wv  bool
 	}
+	fold := func(p string) string { return strings.ToLower(strings.ReplaceAll(p, `\`, "/")) }
 	have := map[plain]int{}
 	for i := range s.Textures {
 		if t := &s.Textures[i]; t.Look == nil {
-			k := plain{t.Path, t.Resolved, t.Replaceable, t.Guess, t.WrapU, t.WrapV}
+			k := plain{fold(t.Path), fold(t.Resolved), t.Replaceable, t.Guess, t.WrapU, t.WrapV}
 			if _, ok := have[k]; !ok {
 				have[k] = i
 			}
@@ -37,7 +42,7 @@ func (s *Scene) AddStatic(o *Scene) []int {
 		}
 		t := o.Textures[i]
 		if t.Look == nil {
-			k := plain{t.Path, t.Resolved, t.Replaceable, t.Guess, t.WrapU, t.WrapV}
+			k := plain{fold(t.Path), fold(t.Resolved), t.Replaceable, t.Guess, t.WrapU, t.WrapV}
 			if at, ok := have[k]; ok {
 				texAt[i] = at
 				return at
@@ -46,6 +51,12 @@ func (s *Scene) AddStatic(o *Scene) []int {
 		} else {
 			texAt[i] = -1 // a painting of itself, which Validate refuses, stops here
 			t.From = tex(t.From)
+			for j := range s.Textures { // the same picture painted already
+				if u := &s.Textures[j]; u.Look != nil && u.From == t.From && u.Look.same(t.Look) {
+					texAt[i] = j
+					return j
+				}
+			}
 			x := make(Extras, len(t.Extras))
 			for k, v := range t.Extras {
 				x[k] = v

@@ -50,4 +50,10 @@ func TestAddStatic(t *testing.T) {
 	if o.Materials[1].Emission.Texture != 1 {
 		t.Errorf("the prop's own material changed")
 	}
+	// A second prop of the same pictures, spelt otherwise, adds none.
+	o.Textures[0].Path, o.Textures[1].Path, o.Textures[2].Path = `SHARED.BLP`, `Glow.BLP`, `Glow.BLP`
+	s.AddStatic(o)
+	if len(s.Textures) != 4 {
+		t.Errorf("%d textures after the second prop, want 4", len(s.Textures))
+	}
 }

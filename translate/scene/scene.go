@@ -167,9 +167,9 @@ type Light struct {
 	Name      string
 	Node      int // index into Scene.Nodes; a node holds at most one light
 	Type      LightType
-	Color     [3]float32 // linear RGB
+	Color     [3]float32 // linear RGB, each 0 to 1
 	Intensity float32    // candela for point and spot lights, lux for directional ones
-	Range     float32    // where the light ends, 0 for nowhere
+	Range     float32    // where a point or spot light ends, 0 for nowhere
 	// InnerCone and OuterCone are a spot light's angles from its axis, in radians: full light
 	// inside the first, none outside the second (0 ≤ inner < outer ≤ π/2).
 	InnerCone, OuterCone float32

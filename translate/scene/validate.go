@@ -421,14 +421,14 @@ func (s *Scene) checkLights() error {
 		switch l.Type {
 		case LightPoint, LightDirectional:
 		case LightSpot:
-			if !(l.InnerCone >= 0 && l.InnerCone < l.OuterCone && l.OuterCone <= math.Pi/2) {
+			if !(l.InnerCone >= 0 && l.InnerCone < l.OuterCone && float64(l.OuterCone) <= math.Pi/2) {
 				return invalid(where(), "spot cone %g to %g", l.InnerCone, l.OuterCone)
 			}
 		default:
 			return invalid(where(), "type %q", l.Type)
 		}
 		if !allFinite(l.Color[:]) || !allFinite([]float32{l.Intensity, l.Range}) || l.Intensity < 0 || l.Range < 0 ||
-			min(l.Color[0], l.Color[1], l.Color[2]) < 0 {
+			min(l.Color[0], l.Color[1], l.Color[2]) < 0 || max(l.Color[0], l.Color[1], l.Color[2]) > 1 {
 			return invalid(where(), "colour %v, intensity %g, range %g", l.Color, l.Intensity, l.Range)
 		}
 	}

@@ -68,7 +68,8 @@ func hasTGAFooter(data []byte) bool {
 }
 
 // Decode decodes the texture data, named name (its extension matters for TGA, which has no
-// magic number), to an image: *image.NRGBA, or *image.Gray for 8-bit greyscale TGA.
+// magic number), to an image: *image.NRGBA, *image.Paletted for a paletted BLP whose colours
+// with their alpha fit a palette, or *image.Gray for 8-bit greyscale TGA.
 func Decode(name string, data []byte) (img image.Image, err error) {
 	defer func() {
 		if p := recover(); p != nil {

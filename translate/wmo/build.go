@@ -442,7 +442,7 @@ func (b *builder) lights() {
 		sl := scene.Light{Name: name, Node: len(b.s.Nodes) - 1, Type: typ, Intensity: l.Intensity,
 			Color: [3]float32{scene.SRGBToLinear(float32(l.Color[2]) / 255), scene.SRGBToLinear(float32(l.Color[1]) / 255),
 				scene.SRGBToLinear(float32(l.Color[0]) / 255)}}
-		if l.Attenuate && finite(l.AttenEnd) && l.AttenEnd > 0 {
+		if l.Attenuate && finite(l.AttenEnd) && l.AttenEnd > 0 && typ != scene.LightDirectional {
 			sl.Range = l.AttenEnd
 		}
 		b.s.Lights = append(b.s.Lights, sl)

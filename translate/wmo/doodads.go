@@ -2,6 +2,7 @@ package wmo
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"strings"
 
@@ -14,10 +15,30 @@ import (
 // was read from (relative to the tree's root).
 type DoodadFunc func(model string) (s *scene.Scene, file string, err error)
 
-// maxDoodadVertices bounds the vertices all of a WMO's doodad models add: past it, a model's
-// doodads stay empty nodes, with a warning. The largest cities place a few hundred models of
-// at most some thousands of vertices each.
-const maxDoodadVertices = 4 << 20
+// Limits on what a WMO's doodads may cost, past which the rest stay empty nodes with a warning.
+// The largest cities place some thousands of doodads of a few hundred models, each of at most
+// some thousands of vertices.
+const (
+	// maxDoodadNodes bounds the doodad nodes of all sets together (sets may overlap).
+	maxDoodadNodes = 1 << 16
+	// maxDoodadModels bounds the distinct models read.
+	maxDoodadModels = 4096
+	// maxDoodadVertices bounds the vertices the models add, each counted once.
+	maxDoodadVertices = 4 << 20
+	// maxPlacedVertices bounds the vertices of every placed copy together: what an OBJ, which
+	// has no instances, writes.
+	maxPlacedVertices = 16 << 20
+)
+
+// modelKey is how two MODN names are told to be the same model: the .m2 they load, cleaned,
+// case folded; "" for a name leaving the tree.
+func modelKey(model string) string {
+	clean, ok := codec.Clean(M2Name(model))
+	if !ok {
+		return ""
+	}
+	return strings.ToLower(clean)
+}
 
 // M2Name is the file the game loads for a doodad model MODN names: it spells many .mdx or
 // .mdl, a leftover of the tools, and loads the .m2.
@@ -46,6 +67,11 @@ func loader(src codec.Source) DoodadFunc {
 			}
 		}()
 		s, err = m2.Decode(codec.Source{Name: file, Data: data, FS: src.FS, Options: src.Options})
+		if err == nil {
+			if verr := s.Validate(); verr != nil {
+				return nil, file, fmt.Errorf("%s: decoded model is inconsistent: %w", file, verr)
+			}
+		}
 		return s, file, err
 	}
 }
@@ -59,6 +85,7 @@ func loader(src codec.Source) DoodadFunc {
 func (b *builder) doodads() {
 	m := b.m
 	b.placed = map[string][]int{}
+	placed := 0
 	for si, set := range m.Sets {
 		setNode := len(b.s.Nodes)
 		scale := float32(1)
@@ -73,6 +100,11 @@ func (b *builder) doodads() {
 			b.warn("doodad set %d (%s) lists doodads %d to %d of %d; cut", si, set.Name, first, first+count, len(m.Doodads))
 			first, count = min(first, len(m.Doodads)), max(0, min(count, len(m.Doodads)-first))
 		}
+		if placed+count > maxDoodadNodes {
+			b.warn("doodad set %d (%s): its %d doodads would pass the %d doodad nodes a WMO may have; cut", si, set.Name, count, maxDoodadNodes)
+			count = max(0, maxDoodadNodes-placed)
+		}
+		placed += count
 		for di := first; di < first+count; di++ {
 			d := &m.Doodads[di]
 			model := cString(m.DoodadNames, int(d.NameOffset))
@@ -85,7 +117,7 @@ func (b *builder) doodads() {
 				d.Position, q, d.Scale = [3]float32{}, [4]float32{0, 0, 0, 1}, 1
 			}
 			if model != "" {
-				key := strings.ToLower(strings.ReplaceAll(model, `\`, "/"))
+				key := modelKey(model)
 				if _, ok := b.placed[key]; !ok {
 					b.models = append(b.models, model)
 				}
@@ -103,23 +135,53 @@ func (b *builder) doodads() {
 
 // placeModels reads each doodad model once through load and adds what it shows as a shape
 // drawn at every node of a doodad placing it, still, in its rest pose. A model that cannot be
-// read leaves its doodads empty nodes whose extras say why, with a warning.
+// read, or would pass a limit, leaves its doodads empty nodes whose extras say why, with a
+// warning.
 func (b *builder) placeModels(load DoodadFunc) {
 	if load == nil {
 		return
 	}
-	vertices := 0
+	vertices, placedVertices, read := 0, 0, 0
+	type drawn struct{ shape, vertices int } // shape -1: the model draws nothing
+	shapeOf := map[string]drawn{}            // by the file read
 	for _, model := range b.models {
-		nodes := b.placed[strings.ToLower(strings.ReplaceAll(model, `\`, "/"))]
+		key := modelKey(model)
+		nodes := b.placed[key]
 		missing := func(why string) {
 			b.warn("doodad model %q: %s; its %d doodad(s) are empty nodes", model, why, len(nodes))
 			for _, n := range nodes {
 				b.s.Nodes[n].Extras["missing"] = why
 			}
 		}
+		switch {
+		case key == "":
+			missing(M2Name(model) + ": not a name inside the tree")
+			continue
+		case read == maxDoodadModels:
+			missing(fmt.Sprintf("past the %d distinct doodad models a WMO may read", maxDoodadModels))
+			continue
+		case vertices >= maxDoodadVertices:
+			missing(fmt.Sprintf("past the %d vertices all doodad models may add", maxDoodadVertices))
+			continue
+		}
+		read++
 		ds, file, err := load(model)
 		if err != nil {
 			missing(err.Error())
+			continue
+		}
+		for _, nd := range nodes {
+			b.s.Nodes[nd].Extras["file"] = file
+		}
+		if d, ok := shapeOf[file]; ok { // another spelling of a model already read
+			if placedVertices+d.vertices*len(nodes) > maxPlacedVertices {
+				missing(fmt.Sprintf("%s: placed %d more times it would pass the %d vertices all placed doodads may have", file, len(nodes), maxPlacedVertices))
+				continue
+			}
+			placedVertices += d.vertices * len(nodes)
+			if d.shape >= 0 {
+				b.s.Shapes[d.shape].Instances = append(b.s.Shapes[d.shape].Instances, nodes...)
+			}
 			continue
 		}
 		n := 0
@@ -128,21 +190,35 @@ func (b *builder) placeModels(load DoodadFunc) {
 				n += len(ds.Meshes[i].Positions)
 			}
 		}
-		if vertices+n > maxDoodadVertices {
+		switch {
+		case vertices+n > maxDoodadVertices:
 			missing(fmt.Sprintf("%s: its %d vertices would pass the %d all doodad models may add", file, n, maxDoodadVertices))
+			continue
+		case placedVertices+n*len(nodes) > maxPlacedVertices:
+			missing(fmt.Sprintf("%s: its %d vertices placed %d times would pass the %d all placed doodads may have", file, n, len(nodes), maxPlacedVertices))
 			continue
 		}
 		vertices += n
+		placedVertices += n * len(nodes)
 		for _, w := range ds.Warnings {
 			b.warn("doodad model %s: %s", file, w)
 		}
-		for _, nd := range nodes {
-			b.s.Nodes[nd].Extras["file"] = file
-		}
 		meshes := b.s.AddStatic(ds)
+		for _, mi := range meshes {
+			// The model's own material indices mean nothing among the WMO's.
+			if x := b.s.Meshes[mi].Extras; x != nil {
+				if _, ok := x["overlayMaterials"]; ok {
+					c := maps.Clone(x)
+					delete(c, "overlayMaterials")
+					b.s.Meshes[mi].Extras = c
+				}
+			}
+		}
 		if len(meshes) == 0 {
+			shapeOf[file] = drawn{-1, 0}
 			continue // a model of emitters or lights alone: nothing to draw
 		}
+		shapeOf[file] = drawn{len(b.s.Shapes), n}
 		b.s.Shapes = append(b.s.Shapes, scene.Shape{
 			Name: strings.TrimSuffix(path.Base(file), path.Ext(file)), Meshes: meshes, Instances: nodes,
 			Extras: scene.Extras{"doodadModel": model, "file": file},

@@ -303,7 +303,7 @@ func TestDoodadModelDamage(t *testing.T) {
 		files fstest.MapFS
 		want  string
 	}{
-		"outside the tree": {model: `..\..\etc\passwd.mdx`, want: "permission denied"},
+		"outside the tree": {model: `..\..\etc\passwd.mdx`, want: "not a name inside the tree"},
 		"the WMO itself":   {model: `World\Hall.wmo`, want: "m2"},
 		"broken M2":        {model: `World\Bad.mdx`, files: fstest.MapFS{"World/Bad.m2": {Data: []byte("MD20\x08\x01\x00\x00")}}, want: "World/Bad.m2"},
 		"M2 of a folder":   {model: `World\Dir.mdx`, files: fstest.MapFS{"World/Dir.m2/x": {Data: []byte("x")}}, want: "Dir.m2"},
@@ -530,5 +530,58 @@ func TestCorpus(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("%d WMOs read, want 3", n)
+	}
+}
+
+// Spellings of one model are read once, and the limits stop the reading, not only the adding.
+func TestDoodadLimits(t *testing.T) {
+	fx := fixture()
+	fx.Doodads = nil
+	for i, name := range []string{`World\Generic\Barrel.mdx`, `world/./GENERIC/barrel.M2`, `World\x\..\Generic\Barrel.mdl`, `World\Generic\Other.mdx`} {
+		fx.Doodads = append(fx.Doodads, wmotest.Doodad{Model: name, Position: [3]float32{float32(i), 0, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1})
+	}
+	fx.Sets = []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: uint32(len(fx.Doodads))}}
+	files := fx.Files("W/H.wmo")
+	m, err := Read("W/H.wmo", files["W/H.wmo"], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fixtureFS()
+	ref, err := m2.Decode(codec.Source{Name: "World/generic/barrel.m2", Data: fsys["World/generic/barrel.m2"].Data, FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loads []string
+	s, err := Build("W/H.wmo", m, func(model string) (*scene.Scene, string, error) {
+		loads = append(loads, model)
+		return ref, "World/generic/barrel.m2", nil // every model is the barrel's file
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loads) != 2 {
+		t.Errorf("loaded %q; want the barrel once and Other once", loads)
+	}
+	if len(s.Shapes) != 1 || len(s.Shapes[0].Instances) != 4 {
+		t.Errorf("shapes %+v; want the barrel drawn at all four", s.Shapes)
+	}
+	// Past the placed-vertex limit, further copies are refused.
+	big := &scene.Scene{Meshes: []scene.Mesh{{Positions: make([][3]float32, 4096), Indices: []uint32{0, 1, 2}, Material: -1, Skin: -1}}}
+	n := len(big.Meshes[0].Positions)
+	fx.Doodads = fx.Doodads[:1]
+	for len(fx.Doodads)*n <= maxPlacedVertices {
+		fx.Doodads = append(fx.Doodads, fx.Doodads[0])
+	}
+	fx.Sets[0].Count = uint32(len(fx.Doodads))
+	m, err = Read("W/H.wmo", fx.Files("W/H.wmo")["W/H.wmo"], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = Build("W/H.wmo", m, func(string) (*scene.Scene, string, error) { return big, "World/big.m2", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Shapes) != 0 || !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "placed doodads may have") }) {
+		t.Errorf("%d shapes, warnings %q", len(s.Shapes), s.Warnings)
 	}
 }

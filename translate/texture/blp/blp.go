@@ -219,6 +219,8 @@ func DecodeConfig(name string, data []byte) (image.Config, error) {
 	if err != nil {
 		return image.Config{}, err
 	}
+	// A paletted image may decode to an image.Paletted, whose palette Decode alone knows; its
+	// colours are NRGBA all the same.
 	return image.Config{ColorModel: color.NRGBAModel, Width: h.Width, Height: h.Height}, nil
 }
 
