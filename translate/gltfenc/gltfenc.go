@@ -165,13 +165,13 @@ func assetExtras(src scene.Source) map[string]any {
 	return x
 }
 
-// encoder accumulates one document.
 // embedded is an embedded image: its bufferView and bytes.
 type embedded struct {
 	view int
 	data []byte
 }
 
+// encoder accumulates one document.
 type encoder struct {
 	s    *scene.Scene
 	pose []mat4 // node world matrices of the default pose, made when first needed
@@ -272,8 +272,8 @@ func (e *encoder) placeImages() int {
 	return align4(n)
 }
 
-// tail is the buffer's part after bin: the images with the zeros that align each, as the
-// writer takes them (gltfjson.WriteParts).
+// tail is the buffer's part after bin, as placeImages placed it: the images with the zeros
+// before each that align it and after the last, as the writer takes them (gltfjson.WriteParts).
 func (e *encoder) tail() [][]byte {
 	if len(e.images) == 0 {
 		return nil
@@ -281,17 +281,15 @@ func (e *encoder) tail() [][]byte {
 	var zeros [3]byte
 	parts := make([][]byte, 0, 2*len(e.images)+1)
 	n := len(e.bin.b)
-	if pad := align4(n) - n; pad > 0 {
-		parts = append(parts, zeros[:pad])
-		n += pad
-	}
 	for _, im := range e.images {
-		parts = append(parts, im.data)
-		n += len(im.data)
-		if pad := align4(n) - n; pad > 0 {
-			parts = append(parts, zeros[:pad])
-			n += pad
+		if at := e.doc.BufferViews[im.view].ByteOffset; at > n {
+			parts = append(parts, zeros[:at-n])
 		}
+		parts = append(parts, im.data)
+		n = e.doc.BufferViews[im.view].ByteOffset + len(im.data)
+	}
+	if end := align4(n); end > n {
+		parts = append(parts, zeros[:end-n])
 	}
 	return parts
 }
@@ -1177,7 +1175,7 @@ func (e *encoder) lights() {
 		if l.Intensity != 1 {
 			m["intensity"] = r32(l.Intensity)
 		}
-		if l.Range > 0 && l.Type != scene.LightDirectional { // a sun has no range
+		if l.Range > 0 {
 			m["range"] = r32(l.Range)
 		}
 		if l.Type == scene.LightSpot {

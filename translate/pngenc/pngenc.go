@@ -5,7 +5,7 @@
 // waits for. It picks the smallest colour type that holds the image exactly: a palette for a
 // paletted image (with its alpha as tRNS), grey or grey and alpha where every pixel is grey, RGB
 // where every pixel is opaque, else RGBA. Palette and grey rows are stored unfiltered, colour
-// rows with one fixed filter (see filterFor), rather than trying every filter on every row as
+// rows with one fixed filter (see colourFilter), rather than trying every filter on every row as
 // image/png does. The filtered rows are cut into pieces of about pieceBytes, each deflated on
 // its own at the fastest level by as many goroutines as there are cores and written as its own
 // IDAT chunk; the zlib checksum is combined from the pieces'. The pieces are cut by size alone,
@@ -196,24 +196,13 @@ func (l *layout) encode() []byte {
 	for y := 0; y < l.h; y += rows {
 		pieces = append(pieces, &piece{y0: y, y1: min(l.h, y+rows)})
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(len(pieces), runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				l.deflate(pieces[i], i == len(pieces)-1, stride)
-			}
-		}()
+	if len(pieces) == 1 { // a small picture (a model's painted ones): no goroutine
+		l.deflate(pieces[0], true, stride)
+	} else {
+		l.deflateAll(pieces, stride)
 	}
-	for i := range pieces {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
 
-	size := 8 + 25 + 12 + 12
+	size := 8 + 25 + 12 + 2 + 4 // signature, IHDR, IEND, the zlib header and checksum
 	if l.plte != nil {
 		size += 12 + len(l.plte)
 	}
@@ -223,7 +212,7 @@ func (l *layout) encode() []byte {
 	for _, p := range pieces {
 		size += 12 + len(p.out)
 	}
-	out := make([]byte, 0, size+2+4+12)
+	out := make([]byte, 0, size)
 	out = append(out, "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(l.w))
@@ -250,10 +239,27 @@ func (l *layout) encode() []byte {
 		out = chunk(out, "IDAT", head, p.out, tail)
 		p.out = nil
 	}
-	if len(pieces) == 0 { // no rows: an empty zlib stream
-		out = chunk(out, "IDAT", []byte{0x78, 0x01, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
-	}
 	return chunk(out, "IEND", nil)
+}
+
+// deflateAll deflates the pieces on as many goroutines as there are cores.
+func (l *layout) deflateAll(pieces []*piece, stride int) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(pieces), runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				l.deflate(pieces[i], i == len(pieces)-1, stride)
+			}
+		}()
+	}
+	for i := range pieces {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 }
 
 // chunk appends a PNG chunk whose data is the parts one after another.

@@ -419,7 +419,11 @@ func (s *Scene) checkLights() error {
 		}
 		lit[l.Node] = true
 		switch l.Type {
-		case LightPoint, LightDirectional:
+		case LightPoint:
+		case LightDirectional:
+			if l.Range != 0 {
+				return invalid(where(), "a directional light with a range (%g)", l.Range)
+			}
 		case LightSpot:
 			if !(l.InnerCone >= 0 && l.InnerCone < l.OuterCone && float64(l.OuterCone) <= math.Pi/2) {
 				return invalid(where(), "spot cone %g to %g", l.InnerCone, l.OuterCone)

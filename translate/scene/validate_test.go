@@ -55,6 +55,18 @@ func TestValidate(t *testing.T) {
 		{"texture out of range", func(s *Scene) { s.Materials[0].Texture = 2 }, "materials[0]"},
 		{"variants", func(s *Scene) { s.Variants = []string{"a", "b"}; s.Meshes[0].VariantMaterials = []int{0, 0} }, ""},
 		{"variant without a name", func(s *Scene) { s.Variants = []string{""} }, "variants[0]"},
+		{"lights", func(s *Scene) {
+			s.Lights = []Light{{Node: 0, Type: LightPoint, Color: [3]float32{1, 0.5, 0}, Intensity: 2, Range: 5},
+				{Node: 1, Type: LightSpot, InnerCone: 0.2, OuterCone: math.Pi / 4}}
+		}, ""},
+		{"light node out of range", func(s *Scene) { s.Lights = []Light{{Node: 2, Type: LightPoint}} }, "lights[0]"},
+		{"two lights on a node", func(s *Scene) { s.Lights = []Light{{Node: 1, Type: LightPoint}, {Node: 1, Type: LightPoint}} }, "another light"},
+		{"light type", func(s *Scene) { s.Lights = []Light{{Node: 0, Type: "area"}} }, "type"},
+		{"spot cone", func(s *Scene) { s.Lights = []Light{{Node: 0, Type: LightSpot, InnerCone: 0.5, OuterCone: 0.5}} }, "spot cone"},
+		{"spot past a right angle", func(s *Scene) { s.Lights = []Light{{Node: 0, Type: LightSpot, OuterCone: float32(math.Pi / 2)}} }, "spot cone"},
+		{"light colour past 1", func(s *Scene) { s.Lights = []Light{{Node: 0, Type: LightPoint, Color: [3]float32{2, 0, 0}}} }, "colour"},
+		{"light intensity nan", func(s *Scene) { s.Lights = []Light{{Node: 0, Type: LightPoint, Intensity: nan}} }, "intensity"},
+		{"sun with a range", func(s *Scene) { s.Lights = []Light{{Node: 0, Type: LightDirectional, Range: 3}} }, "range"},
 		{"variant materials short", func(s *Scene) { s.Variants = []string{"a", "b"}; s.Meshes[0].VariantMaterials = []int{0} }, "2 variants"},
 		{"variant material out of range", func(s *Scene) { s.Variants = []string{"a"}; s.Meshes[0].VariantMaterials = []int{1} }, "material 1"},
 		{"variant material none", func(s *Scene) { s.Variants = []string{"a"}; s.Meshes[0].VariantMaterials = []int{-1} }, "variant material -1"},

@@ -55,7 +55,7 @@ type builder struct {
 	// collision counts the triangles drawn by nothing (MOPY material 0xFF).
 	collision int
 	// models lists the doodads' models in the order they are first placed, and placed the
-	// doodad nodes of each, by the model's name folded to lower case.
+	// doodad nodes of each, by modelKey.
 	models []string
 	placed map[string][]int
 }
@@ -147,9 +147,7 @@ func (b *builder) material(i int) {
 		}
 	}
 	if mm.Flags&flagWindow != 0 {
-		c := mm.Emissive
-		mat.Emission = &scene.Emission{Texture: -1, Factor: [3]float32{scene.SRGBToLinear(float32(c[2]) / 255),
-			scene.SRGBToLinear(float32(c[1]) / 255), scene.SRGBToLinear(float32(c[0]) / 255)}}
+		mat.Emission = &scene.Emission{Texture: -1, Factor: linear(mm.Emissive)}
 	}
 	mat.Flags = []string{"Blend:" + blendName(mm.Blend)}
 	for _, f := range materialFlagNames {
@@ -170,6 +168,12 @@ func (b *builder) material(i int) {
 
 // bgra is a BGRA colour as [r, g, b, a] bytes.
 func bgra(c [4]uint8) []int { return []int{int(c[2]), int(c[1]), int(c[0]), int(c[3])} }
+
+// linear is the linear RGB of a BGRA colour stored in sRGB.
+func linear(c [4]uint8) [3]float32 {
+	return [3]float32{scene.SRGBToLinear(float32(c[2]) / 255), scene.SRGBToLinear(float32(c[1]) / 255),
+		scene.SRGBToLinear(float32(c[0]) / 255)}
+}
 
 // group makes group i's shape: a mesh per render batch (per material where the group has no
 // batches), and its liquid.
@@ -439,9 +443,7 @@ func (b *builder) lights() {
 		name := fmt.Sprintf("Light%d", i)
 		b.s.Nodes = append(b.s.Nodes, scene.Node{Name: name, Kind: scene.KindLight, Parent: 0, Translation: y(l.Position),
 			Rotation: rot, Scale: [3]float32{1, 1, 1}, Extras: scene.Extras{"light": i, "type": int(l.Type)}})
-		sl := scene.Light{Name: name, Node: len(b.s.Nodes) - 1, Type: typ, Intensity: l.Intensity,
-			Color: [3]float32{scene.SRGBToLinear(float32(l.Color[2]) / 255), scene.SRGBToLinear(float32(l.Color[1]) / 255),
-				scene.SRGBToLinear(float32(l.Color[0]) / 255)}}
+		sl := scene.Light{Name: name, Node: len(b.s.Nodes) - 1, Type: typ, Intensity: l.Intensity, Color: linear(l.Color)}
 		if l.Attenuate && finite(l.AttenEnd) && l.AttenEnd > 0 && typ != scene.LightDirectional {
 			sl.Range = l.AttenEnd
 		}

@@ -2,6 +2,7 @@ package wmo
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -541,24 +542,16 @@ func TestDoodadLimits(t *testing.T) {
 		fx.Doodads = append(fx.Doodads, wmotest.Doodad{Model: name, Position: [3]float32{float32(i), 0, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1})
 	}
 	fx.Sets = []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: uint32(len(fx.Doodads))}}
-	files := fx.Files("W/H.wmo")
-	m, err := Read("W/H.wmo", files["W/H.wmo"], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	fsys := fixtureFS()
 	ref, err := m2.Decode(codec.Source{Name: "World/generic/barrel.m2", Data: fsys["World/generic/barrel.m2"].Data, FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var loads []string
-	s, err := Build("W/H.wmo", m, func(model string) (*scene.Scene, string, error) {
+	s := buildRoot(t, fx, func(model string) (*scene.Scene, string, error) {
 		loads = append(loads, model)
 		return ref, "World/generic/barrel.m2", nil // every model is the barrel's file
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(loads) != 2 {
 		t.Errorf("loaded %q; want the barrel once and Other once", loads)
 	}
@@ -573,15 +566,103 @@ func TestDoodadLimits(t *testing.T) {
 		fx.Doodads = append(fx.Doodads, fx.Doodads[0])
 	}
 	fx.Sets[0].Count = uint32(len(fx.Doodads))
-	m, err = Read("W/H.wmo", fx.Files("W/H.wmo")["W/H.wmo"], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err = Build("W/H.wmo", m, func(string) (*scene.Scene, string, error) { return big, "World/big.m2", nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = buildRoot(t, fx, func(string) (*scene.Scene, string, error) { return big, "World/big.m2", nil })
 	if len(s.Shapes) != 0 || !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "placed doodads may have") }) {
 		t.Errorf("%d shapes, warnings %q", len(s.Shapes), s.Warnings)
 	}
+}
+
+// A light with no finite place or intensity, or of a type the game does not know, is left out
+// of the scene with a warning; an ambient light is in the extras alone.
+func TestLightDamage(t *testing.T) {
+	nan := float32(math.NaN())
+	fx := fixture()
+	fx.Lights = []wmotest.Light{
+		{Type: 0, Position: [3]float32{nan, 0, 0}, Intensity: 1},
+		{Type: 0, Intensity: float32(math.Inf(1))},
+		{Type: 0, Intensity: -1},
+		{Type: 9, Intensity: 1},
+		{Type: 3, Intensity: 1},
+		{Type: 1, Position: [3]float32{1, 2, 3}, Intensity: 1},
+	}
+	s := buildRoot(t, fx, nil)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Lights) != 1 || s.Lights[0].Type != scene.LightPoint || s.Nodes[s.Lights[0].Node].Name != "Light5" {
+		t.Errorf("lights %+v; want the spot alone, as a point light", s.Lights)
+	}
+	for _, want := range []string{"light 0:", "light 1:", "light 2:", "light 3: type 9"} {
+		if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+			t.Errorf("no warning %q in %q", want, s.Warnings)
+		}
+	}
+	if l, _ := s.Extras["lights"].([]scene.Extras); len(l) != 6 {
+		t.Errorf("the extras list %d lights, want all 6", len(l))
+	}
+}
+
+// Past the limits on doodad nodes, models read and their vertices, the rest are empty nodes
+// with a warning; past the count of models, none more is read.
+func TestDoodadCounts(t *testing.T) {
+	build := func(t *testing.T, doodads []wmotest.Doodad, load DoodadFunc) *scene.Scene {
+		t.Helper()
+		fx := fixture()
+		fx.Doodads = doodads
+		fx.Sets = []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: uint32(len(doodads))}}
+		return buildRoot(t, fx, load)
+	}
+	warned := func(s *scene.Scene, part string) bool {
+		return slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, part) })
+	}
+	at := func(i int, model string) wmotest.Doodad {
+		return wmotest.Doodad{Model: model, Position: [3]float32{float32(i), 0, 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1}
+	}
+	tri := &scene.Scene{Meshes: []scene.Mesh{{Positions: make([][3]float32, 3), Indices: []uint32{0, 1, 2}, Material: -1, Skin: -1}}}
+	t.Run("nodes", func(t *testing.T) {
+		ds := make([]wmotest.Doodad, maxDoodadNodes+5)
+		for i := range ds {
+			ds[i] = at(i, `World\A.mdx`)
+		}
+		s := build(t, ds, func(string) (*scene.Scene, string, error) { return tri, "World/A.m2", nil })
+		if len(s.Shapes) != 1 || len(s.Shapes[0].Instances) != maxDoodadNodes || !warned(s, "doodad nodes a WMO may have") {
+			t.Errorf("%d shapes; warnings %q", len(s.Shapes), s.Warnings)
+		}
+	})
+	t.Run("models", func(t *testing.T) {
+		ds := make([]wmotest.Doodad, maxDoodadModels+3)
+		for i := range ds {
+			ds[i] = at(i, fmt.Sprintf(`World\M%d.mdx`, i))
+		}
+		reads := 0
+		s := build(t, ds, func(model string) (*scene.Scene, string, error) { reads++; return tri, M2Name(model), nil })
+		if reads != maxDoodadModels || len(s.Shapes) != maxDoodadModels || !warned(s, "distinct doodad models") {
+			t.Errorf("%d reads, %d shapes", reads, len(s.Shapes))
+		}
+	})
+	t.Run("vertices", func(t *testing.T) {
+		big := &scene.Scene{Meshes: []scene.Mesh{{Positions: make([][3]float32, maxDoodadVertices/2+1), Indices: []uint32{0, 1, 2}, Material: -1, Skin: -1}}}
+		reads := 0
+		s := build(t, []wmotest.Doodad{at(0, `World\A.mdx`), at(1, `World\B.mdx`), at(2, `World\C.mdx`)},
+			func(model string) (*scene.Scene, string, error) { reads++; return big, M2Name(model), nil })
+		// A is added; B and C, each read, would pass the limit (a model's cost is known once it
+		// is read) and are refused.
+		if reads != 3 || len(s.Shapes) != 1 || !warned(s, `"World\\C.mdx"`) || !warned(s, "all doodad models may add") {
+			t.Errorf("%d reads, %d shapes, warnings %q", reads, len(s.Shapes), s.Warnings)
+		}
+	})
+}
+
+// buildRoot reads fx's root alone (its groups are not read) and builds it with load.
+func buildRoot(t *testing.T, fx *wmotest.Root, load DoodadFunc) *scene.Scene {
+	t.Helper()
+	m, err := Read("W/H.wmo", fx.Files("W/H.wmo")["W/H.wmo"], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Build("W/H.wmo", m, load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

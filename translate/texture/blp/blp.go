@@ -283,15 +283,7 @@ func asPaletted(h Header, pal, mip []byte) *image.Paletted {
 	}
 	var slot [256 * 256]uint16 // (index, alpha) → its palette entry + 1
 	for i, c := range idx {
-		var a byte
-		switch h.AlphaBits {
-		case 8:
-			a = alpha[i]
-		case 4:
-			a = (alpha[i>>1] >> (4 * uint(i&1)) & 0xf) * 17
-		default: // 1
-			a = -(alpha[i>>3] >> uint(i&7) & 1)
-		}
+		a := alphaAt(alpha, h.AlphaBits, i)
 		k := int(c)<<8 | int(a)
 		e := slot[k]
 		if e == 0 {
@@ -322,20 +314,23 @@ func decodePaletted(img *image.NRGBA, pal, mip []byte, alphaBits int) {
 		e := &lut[c]
 		p[0], p[1], p[2], p[3] = e[0], e[1], e[2], e[3]
 	}
-	switch alphaBits {
-	case 8:
-		for i, a := range alpha[:n] {
-			pix[4*i+3] = a
-		}
-	case 4:
+	if alphaBits != 0 {
 		for i := range n {
-			pix[4*i+3] = (alpha[i>>1] >> (4 * uint(i&1)) & 0xf) * 17
-		}
-	case 1:
-		for i := range n {
-			pix[4*i+3] = -(alpha[i>>3] >> uint(i&7) & 1) // 0 or 255
+			pix[4*i+3] = alphaAt(alpha, alphaBits, i)
 		}
 	}
+}
+
+// alphaAt is pixel i's alpha in an alpha plane of bits (8, 4 or 1) a pixel, the low nibble or
+// bit first, scaled to 0–255.
+func alphaAt(alpha []byte, bits, i int) byte {
+	switch bits {
+	case 8:
+		return alpha[i]
+	case 4:
+		return (alpha[i>>1] >> (4 * uint(i&1)) & 0xf) * 17
+	}
+	return -(alpha[i>>3] >> uint(i&7) & 1) // 0 or 255
 }
 
 // decodeBGRA fills img from four bytes a pixel, B, G, R, A.
