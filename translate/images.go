@@ -129,6 +129,45 @@ func loadImages(src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions, 
 	}
 }
 
+// prepare does at once, for every kind of kinds, the work on each image file of s that needs
+// its bytes — reading and checking it, its notes, painting it and translating it to PNG where
+// a kind shows it so — then lets go of the bytes of the files translated: a model naming eleven
+// textures of 4096 pixels holds their PNGs (which a mount shares with the textures' own
+// documents) while its kinds are made, not the files as well.
+func (memo imageFiles) prepare(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) {
+	if src.FS == nil {
+		return
+	}
+	embed := slices.ContainsFunc(kinds, func(k Kind) bool { return embeds(k, opt) })
+	paint := slices.Contains(kinds, GLTF) || slices.Contains(kinds, GLB)
+	last := map[string]int{} // the last texture naming each file
+	for i, t := range s.Textures {
+		if t.ImageError == "" && t.Image == nil && t.Resolved != "" {
+			last[t.Resolved] = i
+		}
+	}
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.ImageError != "" || t.Image != nil {
+			continue
+		}
+		if t.Resolved != "" {
+			memo.load(src, t.Resolved, false) // reads it, as every kind will
+			memo.notes(src, t.Resolved)
+		}
+		// As loadImages goes on for each kind.
+		switch {
+		case paint && t.Look != nil && (t.Resolved != "" || t.Look.Glow != nil):
+			memo.paint(src, t)
+		case embed && t.Resolved != "":
+			memo.load(src, t.Resolved, true)
+		}
+		if f := memo[t.Resolved]; f != nil && last[t.Resolved] == i && imageMIME(t.Resolved) == "" && f.checked && (f.made || !embed) {
+			f.data = nil // what is left to do with it is done
+		}
+	}
+}
+
 // notes returns the codec's notes on the image file name, which load has read.
 func (memo imageFiles) notes(src codec.Source, name string) []string {
 	c := codec.ImageFormat(name)
@@ -143,7 +182,7 @@ func (memo imageFiles) notes(src codec.Source, name string) []string {
 		}
 		return c.Notes(name, data)
 	}
-	if !f.noted {
+	if !f.noted && f.data != nil {
 		f.noted, f.notes = true, c.Notes(name, f.data)
 	}
 	return f.notes
@@ -226,26 +265,20 @@ func embeds(kind Kind, opt EncodeOptions) bool {
 // checked and decoded once for all of them. The scene is left as it was given.
 func Outputs(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptions) (out [][]byte, errs []error) {
 	out, errs = make([][]byte, len(kinds)), make([]error, len(kinds))
-	OutputsFunc(src, s, kinds, opt, func(i int, doc []byte, err error) { out[i], errs[i] = doc, err })
+	OutputsFunc(src, s, kinds, opt, func(i int, doc Doc, err error) { out[i], errs[i] = doc.Bytes(), err })
 	return out, errs
 }
 
-// OutputsFunc is Outputs handing each document to yield as soon as it is made, so that a caller
-// storing them one by one holds one at a time. Every file the outputs read through src is read
-// before the first call of yield.
-func OutputsFunc(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptions, yield func(i int, doc []byte, err error)) {
+// OutputsFunc is Outputs handing each document to yield as soon as it is made, in pieces (see
+// Doc), so that a caller storing them one by one holds one at a time. Every file the outputs
+// read through src is read before the first call of yield.
+func OutputsFunc(src codec.Source, s *scene.Scene, kinds []Kind, opt EncodeOptions, yield func(i int, doc Doc, err error)) {
 	textures, warnings := slices.Clone(s.Textures), len(s.Warnings)
 	memo := imageFiles{}
-	if src.FS != nil {
-		for _, t := range s.Textures {
-			if t.Resolved != "" && t.ImageError == "" && t.Image == nil {
-				memo.load(src, t.Resolved, false) // reads it, as every kind will
-			}
-		}
-	}
+	memo.prepare(src, s, kinds, opt)
 	for i, kind := range kinds {
 		loadImages(src, s, kind, opt, memo)
-		doc, err := Encode(s, kind, opt)
+		doc, err := encodeDoc(s, kind, opt)
 		copy(s.Textures, textures) // as decoded, for the next kind
 		s.Warnings = s.Warnings[:warnings]
 		yield(i, doc, err)

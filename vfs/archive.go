@@ -486,20 +486,20 @@ func (v *ArchiveView) putDoc(src string, d *arcDoc) {
 
 // Document returns the bytes of the document of kind of the member src, translating it unless
 // the memory tier has them. The bytes are shared and must not be changed.
-func (v *ArchiveView) Document(ctx context.Context, src string, kind translate.Kind) ([]byte, error) {
+func (v *ArchiveView) Document(ctx context.Context, src string, kind translate.Kind) (Doc, error) {
 	for range 4 {
 		d, b, err := v.document(ctx, src, kind, true)
 		if err != nil {
-			return nil, err
+			return Doc{}, err
 		}
 		if e := d.errs[kind]; e != nil {
-			return nil, e
+			return Doc{}, e
 		}
 		if b != nil {
-			return b, nil
+			return wholeDoc(b), nil
 		}
 	}
-	return nil, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
+	return Doc{}, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
 }
 
 // Shown returns why the document of kind of the member src could not be made when it serves a
@@ -578,7 +578,8 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 	}
 	data, err := v.readMember(src)
 	readErr := err
-	defer v.t.admit(src, len(data))() // the tree's slots and memory, shared with its own sources
+	done := v.t.admit(src, len(data)) // the tree's slots and memory, shared with its own sources
+	defer done(0)
 	format := ""
 	switch {
 	case err != nil:
@@ -603,11 +604,11 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 			break
 		}
 		opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
-		translate.OutputsFunc(source, s, kinds, opt, func(i int, doc []byte, e error) {
+		translate.OutputsFunc(source, s, kinds, opt, func(i int, doc translate.Doc, e error) {
 			if e != nil && err == nil {
 				err = e
 			}
-			put(kinds[i], doc, e)
+			put(kinds[i], doc.Bytes(), e)
 		})
 		s.Release()
 	}

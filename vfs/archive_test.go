@@ -65,7 +65,7 @@ func TestArchiveViewWithoutAMount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := v.Document(ctx, "Units/Crate.mdx", kind)
+		b, err := viewBytes(v.Document(ctx, "Units/Crate.mdx", kind))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestArchiveDocumentsOutliveTheTree(t *testing.T) {
 		}
 		docs := map[translate.Kind][]byte{}
 		for _, kind := range translate.Kinds {
-			b, err := v.Document(ctx, "Units/Swinger.mdx", kind)
+			b, err := viewBytes(v.Document(ctx, "Units/Swinger.mdx", kind))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,10 +138,10 @@ func TestArchiveDocumentsOutliveTheTree(t *testing.T) {
 				t.Errorf("round %d, %s: size %d, %d bytes", round, kind, size, len(b))
 			}
 		}
-		if b, err := v.Document(ctx, "Units/Broken.mdx", translate.GLTF); err != nil || !bytes.Contains(b, []byte(`"error: mdx:`)) || v.Shown("Units/Broken.mdx", translate.GLTF) == nil {
+		if b, err := viewBytes(v.Document(ctx, "Units/Broken.mdx", translate.GLTF)); err != nil || !bytes.Contains(b, []byte(`"error: mdx:`)) || v.Shown("Units/Broken.mdx", translate.GLTF) == nil {
 			t.Errorf("round %d: a broken model's .gltf: %v, %q", round, err, b)
 		}
-		if b, err := v.Document(ctx, "Units/Broken.mdx", translate.JSON); err != nil || !bytes.Contains(b, []byte(`"error"`)) {
+		if b, err := viewBytes(v.Document(ctx, "Units/Broken.mdx", translate.JSON)); err != nil || !bytes.Contains(b, []byte(`"error"`)) {
 			t.Errorf("round %d: the broken model's .json %q, %v", round, b, err)
 		}
 		want := int64(2)

@@ -57,11 +57,13 @@ type Tree struct {
 	reused       atomic.Int64
 	diskLogged   atomic.Bool
 
-	dirs      dirs
-	archives  archiveViews
-	gameArcs  gameArchives
-	life      life
-	closeOnce sync.Once
+	dirs       dirs
+	handoffs   sync.Map    // texture path → *handoff
+	collecting atomic.Bool // a collection collect started is running
+	archives   archiveViews
+	gameArcs   gameArchives
+	life       life
+	closeOnce  sync.Once
 
 	mu       sync.Mutex
 	versions bounded[*Version]          // source path → its version

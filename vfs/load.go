@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
@@ -39,17 +41,17 @@ var lockWait = 2 * time.Second
 // loaded is what one load found or made.
 type loaded struct {
 	v   *Version
-	out map[translate.Kind][]byte // the documents, when the load read or made them
+	out map[translate.Kind]Doc // the documents, when the load read or made them
 }
 
 // get returns the current version of the model (or texture) at src and, with needBytes, the
 // bytes of kind; for a failed kind other than the .json the error is a *TranslationError. fi, when not
 // nil, is a fresh Lstat of src. Concurrent callers for one source share one load, each waiting
 // on its own ctx.
-func (f *Tree) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*Version, []byte, error) {
+func (f *Tree) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*Version, Doc, error) {
 	for range 4 {
 		if v := f.currentVersion(src, fi); v != nil {
-			if b, err, ok := f.answer(src, v, nil, kind, n); ok {
+			if b, err, ok := f.answer(ctx, src, v, nil, kind, n); ok {
 				return v, b, err
 			}
 		}
@@ -61,37 +63,43 @@ func (f *Tree) get(ctx context.Context, src string, fi fs.FileInfo, kind transla
 			return f.load(src, kind, n)
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, Doc{}, err
 		}
-		if b, err, ok := f.answer(src, r.v, r.out, kind, n); ok {
+		if b, err, ok := f.answer(ctx, src, r.v, r.out, kind, n); ok {
 			return r.v, b, err
 		}
 		fi = nil // the load served another caller's need: look again
 	}
-	return nil, nil, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
+	return nil, Doc{}, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
 }
 
 // answer is what get returns for v when v serves the need: the kind's failure, or with
 // needBytes its bytes (from out, which a load filled, or the tiers); ok is false when it does
 // not.
-func (f *Tree) answer(src string, v *Version, out map[translate.Kind][]byte, kind translate.Kind, n need) (b []byte, err error, ok bool) {
+func (f *Tree) answer(ctx context.Context, src string, v *Version, out map[translate.Kind]Doc, kind translate.Kind, n need) (d Doc, err error, ok bool) {
 	switch {
 	case !v.has(kind):
-		return nil, nil, false
+		return Doc{}, nil, false
 	case !v.readable(kind):
-		return nil, v.failure(src, kind), true
+		return Doc{}, v.failure(src, kind), true
 	case n == needSize:
-		return nil, nil, true
+		return Doc{}, nil, true
 	}
-	if b, ok := out[kind]; ok {
-		return b, nil, true
+	if d, ok := out[kind]; ok {
+		return d, nil, true
 	}
-	b, ok = f.bytes(v, kind)
-	return b, nil, ok
+	b, ok := f.stored(v, kind)
+	if !ok {
+		return Doc{}, nil, false
+	}
+	if d, ok = f.docOf(ctx, kind, b); !ok && ctx.Err() == nil {
+		f.mem.Remove(memKey(v.id, kind)) // damaged, or its texture changed: made again
+	}
+	return d, nil, ok
 }
 
-// bytes returns the document of kind of v from the memory or the disk tier.
-func (f *Tree) bytes(v *Version, kind translate.Kind) ([]byte, bool) {
+// stored returns the document of kind of v, as the memory or the disk tier holds it.
+func (f *Tree) stored(v *Version, kind translate.Kind) ([]byte, bool) {
 	mk := memKey(v.id, kind)
 	if b, ok := f.mem.Get(mk); ok {
 		return b, true
@@ -105,13 +113,19 @@ func (f *Tree) bytes(v *Version, kind translate.Kind) ([]byte, bool) {
 		return nil, false
 	}
 	defer e.Close()
-	deps, fails, err := decodeMeta(e.Meta)
-	if size, ok := e.Size(kindName(kind)); err != nil || !ok || size != v.size(kind) || fails != v.fails || !depsEqual(deps, v.deps) {
+	m, err := decodeEntryMeta(e.Meta)
+	if err != nil {
+		return nil, false
+	}
+	if size, ok := m.size(e, kind); !ok || size != v.size(kind) || m.fails != v.fails || !depsEqual(m.deps, v.deps) {
 		return nil, false // made from other companions, by another mount: not this version's
 	}
 	b, err := e.Read(kindName(kind))
 	if err != nil {
 		f.diskError(err)
+		return nil, false
+	}
+	if storedSize(b) != v.size(kind) {
 		return nil, false
 	}
 	f.memPut(mk, b)
@@ -128,7 +142,10 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 	if !fi.Mode().IsRegular() {
 		return loaded{}, errNotModel
 	}
-	data, st, err := f.readFile(src, src, fi)
+	data, st, ok := f.handedOff(src, fi)
+	if !ok {
+		data, st, err = f.readFile(src, src, fi)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return loaded{}, err // gone since the Lstat
@@ -137,9 +154,9 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 	}
 	key := f.sourceKey(src, st.sum)
 	serves := func(r loaded) (loaded, bool) {
-		b, _, ok := f.answer(src, r.v, r.out, kind, n)
-		if ok && b != nil {
-			r.out = map[translate.Kind][]byte{kind: b}
+		d, _, ok := f.answer(context.Background(), src, r.v, r.out, kind, n)
+		if ok && d.pieces != nil {
+			r.out = map[translate.Kind]Doc{kind: d}
 		}
 		return r, ok
 	}
@@ -199,16 +216,16 @@ func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.
 		return loaded{}, false
 	}
 	defer e.Close()
-	deps, fails, err := decodeMeta(e.Meta)
+	m, err := decodeEntryMeta(e.Meta)
 	if err != nil {
 		return loaded{}, false
 	}
-	v := &Version{key: key, deps: deps, fails: fails, persist: true, mtime: st.id.mtime}
+	v := &Version{key: key, deps: m.deps, fails: m.fails, persist: true, mtime: st.id.mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
 	for _, k := range allKinds {
-		if size, ok := e.Size(kindName(k)); ok {
+		if size, ok := m.size(e, k); ok {
 			v.sizes[kindIndex(k)] = size
 		} else if v.fails[kindIndex(k)] != failNone {
 			v.sizes[kindIndex(k)] = 0
@@ -235,8 +252,12 @@ func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.
 			f.diskError(err)
 			return loaded{}, false
 		}
+		d, ok := f.docOf(context.Background(), kind, b)
+		if !ok || d.size != v.size(kind) {
+			return loaded{}, false
+		}
 		f.memPut(memKey(v.id, kind), b)
-		r.out = map[translate.Kind][]byte{kind: b}
+		r.out = map[translate.Kind]Doc{kind: d}
 	}
 	f.keep(src, v)
 	f.journal(src, v)
@@ -272,19 +293,21 @@ func (f *Tree) unreadable(src string, err error) *Version {
 // a disk tier, as far as there is room.
 func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need, toDisk bool) (loaded, error) {
 	isTexture := codec.IsTextureName(src)
-	defer f.admit(src, len(data))()
+	done := f.admit(src, len(data))
+	var read int64 // the bytes of the files the model's translation read
+	defer func() { done(read) }()
 	v := &Version{key: key, persist: true, mtime: st.id.mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
-	k := &keeper{f: f, v: v, want: want, read: n == needBytes, toDisk: toDisk, docs: map[translate.Kind][]byte{}}
+	k := &keeper{f: f, v: v, want: want, read: n == needBytes, toDisk: toDisk, docs: map[translate.Kind]Doc{}}
 	defer k.abandon()
 	var format string
 	if isTexture {
 		format = "texture"
 		png, err := translate.ConvertTexture(src, data)
 		k.begin()
-		k.doc(translate.PNG, png, err)
+		k.doc(translate.PNG, translate.Doc{png}, err)
 	} else {
 		for attempt := 1; ; attempt++ {
 			var raced bool
@@ -302,6 +325,9 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 	k.finish()
 	f.keep(src, v)
 	f.journal(src, v)
+	if k.rec != nil {
+		read = k.rec.bytesRead()
+	}
 	return loaded{v: v, out: k.docs}, nil
 }
 
@@ -317,6 +343,7 @@ const maxAttempts = 3
 // read it match no state of the tree.
 func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, last bool) (format string, raced bool) {
 	rec := &recorder{f: f}
+	k.rec = rec
 	begin := func() { // once everything the translation reads has been read
 		if rec.staleIndex() && !last {
 			raced = true
@@ -327,7 +354,7 @@ func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, la
 		v.deps = f.intern(deps)
 		k.begin()
 	}
-	source := codec.Source{Name: src, Data: data, FS: rec, Texture: f.texturePNG, Options: f.opt.DecoderOptions}
+	source := codec.Source{Name: src, Data: data, FS: rec, Texture: rec.texture, Options: f.opt.DecoderOptions}
 	s, ft, err := translate.Decode(source)
 	if ft != nil {
 		format = ft.Name
@@ -345,7 +372,7 @@ func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, la
 		return format, true
 	}
 	opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
-	translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc []byte, err error) {
+	translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc translate.Doc, err error) {
 		if i == 0 {
 			begin()
 		}
@@ -361,11 +388,11 @@ func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, la
 }
 
 // admit waits until the translation of src (size bytes) may start, counts it, and returns what
-// ends it. A translation holds its scene and its documents, about outputFactor times the source
+// ends it, which is told the bytes of the other files the translation read. A translation holds its scene and its documents, about outputFactor times the source
 // (a 2.2 MB MDX grid makes 15 MB): it starts once that fits beside the others running (one
 // bigger than all of it runs alone), and documents in memory make room for it. A model's
 // translation waits for textures: never for a model's slot or memory.
-func (f *Tree) admit(src string, size int) (done func()) {
+func (f *Tree) admit(src string, size int) (done func(read int64)) {
 	slots, memory := f.modelSlots, f.modelMemory
 	if codec.IsTextureName(src) {
 		slots, memory = f.textureSlots, f.textureMemory
@@ -374,14 +401,17 @@ func (f *Tree) admit(src string, size int) (done func()) {
 	memory.Acquire(context.Background(), expect)
 	slots <- struct{}{}
 	f.inflight.Add(expect)
-	done = func() {
+	done = func(read int64) {
 		f.inflight.Add(-expect)
 		<-slots
 		memory.Release(expect)
+		if max(expect, read) >= collectAfter {
+			f.collect()
+		}
 	}
 	defer func() {
 		if p := recover(); p != nil { // give the slot back before the load's recover sees it
-			done()
+			done(0)
 			panic(p)
 		}
 	}()
@@ -395,6 +425,25 @@ func (f *Tree) admit(src string, size int) (done func()) {
 
 // outputFactor is the memory a translation takes at most, in times its source's size.
 const outputFactor = 8
+
+// collectAfter is the expected memory of a translation (or the bytes of the files a model's
+// translation read) past which its garbage is collected as soon as it ends. The collector lets
+// garbage grow to what is live before it runs again, and what is live is mostly documents
+// kept in memory: a translation of a 4096-pixel texture leaves more than 100 MB of garbage,
+// which would otherwise stay on top of them. A collection costs little here: documents hold
+// no pointers, so there is little to mark.
+const collectAfter = 64 << 20
+
+// collect starts a garbage collection, unless one it started is still running, without
+// waiting for it: the load's callers need not.
+func (f *Tree) collect() {
+	if f.collecting.CompareAndSwap(false, true) {
+		go func() {
+			defer f.collecting.Store(false)
+			runtime.GC()
+		}()
+	}
+}
 
 // keeper keeps the documents of one translation as they are made: each goes to the disk
 // tier's entry of the version, and only the one wanted (and a texture's PNG, which models
@@ -410,7 +459,9 @@ type keeper struct {
 	// version's lock): the documents go to memory.
 	toDisk bool
 	w      *cache.Writer
-	docs   map[translate.Kind][]byte // kept in memory (for the callers of this load)
+	docs   map[translate.Kind]Doc // kept in memory (for the callers of this load)
+	rec    *recorder              // the model's translation, which knows the PNGs it shares
+	pieced [numKinds]int64        // the lengths of the documents kept pieced
 }
 
 // begin starts the disk entry, once the version's deps, and so its id, are known.
@@ -427,8 +478,9 @@ func (k *keeper) begin() {
 	k.w = w
 }
 
-// doc records the outcome of one kind.
-func (k *keeper) doc(kind translate.Kind, doc []byte, err error) {
+// doc records the outcome of one kind. A document that embeds PNGs the translation shares is
+// kept pieced (see pieces.go).
+func (k *keeper) doc(kind translate.Kind, doc translate.Doc, err error) {
 	v, i := k.v, kindIndex(kind)
 	if err != nil {
 		v.sizes[i], v.fails[i] = 0, classOf(err)
@@ -437,17 +489,29 @@ func (k *keeper) doc(kind translate.Kind, doc []byte, err error) {
 		}
 		return
 	}
-	v.sizes[i], v.fails[i] = int64(len(doc)), failNone
+	var stored []byte
+	var d Doc
+	if k.rec != nil && mayBePieced(kind) {
+		if b, pd, ok := piecedForm(doc, k.rec.sharedOf); ok {
+			stored, d = b, pd
+			k.pieced[i] = d.size
+		}
+	}
+	if stored == nil {
+		stored = doc.Bytes()
+		d = wholeDoc(stored)
+	}
+	v.sizes[i], v.fails[i] = d.size, failNone
 	if k.w != nil {
-		if err := k.w.Part(kindName(kind), doc); err != nil {
+		if err := k.w.Part(kindName(kind), stored); err != nil {
 			k.fallBack(err)
 		}
 	}
 	switch {
 	case kind == translate.PNG, kind == k.want && (k.read || k.w == nil):
-		k.hold(kind, doc, false)
+		k.hold(kind, stored, d, false)
 	case kind == k.want, k.w == nil: // stat'd with a disk tier, or nowhere else to keep it
-		k.hold(kind, doc, true)
+		k.hold(kind, stored, d, true)
 	}
 }
 
@@ -461,9 +525,9 @@ func (k *keeper) failed(src, format string) {
 		switch {
 		case v.fails[i] == failNone || !v.has(kind):
 		case kind == translate.JSON:
-			k.doc(kind, translate.ErrorDocument(src, format, v.err), nil)
+			k.doc(kind, translate.Doc{translate.ErrorDocument(src, format, v.err)}, nil)
 		case v.fails[i] == failIO && v.persist:
-			k.doc(kind, translate.FailureDocument(kind, src, format, v.err), nil)
+			k.doc(kind, translate.Doc{translate.FailureDocument(kind, src, format, v.err)}, nil)
 			v.fails[i] = failShown
 		}
 	}
@@ -476,19 +540,24 @@ func (k *keeper) fallBack(err error) {
 	}
 	for name, b := range k.w.Recover() {
 		kind := translate.Kind(name)
-		k.hold(kind, b, kind != translate.PNG && (kind != k.want || !k.read))
+		if d, ok := k.f.docOf(context.Background(), kind, b); ok {
+			k.hold(kind, b, d, kind != translate.PNG && (kind != k.want || !k.read))
+		}
 	}
 	k.w = nil
 }
 
-// hold keeps doc in memory; with maybe, only if it fits without evicting a document that was
-// asked for.
-func (k *keeper) hold(kind translate.Kind, doc []byte, maybe bool) {
-	if cap(doc)-len(doc) > len(doc)/8 {
-		doc = bytes.Clone(doc) // the encoder's spare room would take budget for nothing
+// hold keeps the document of kind in memory, as stored (for the tier) and d (for the callers
+// of the load); with maybe, only if it fits without evicting a document that was asked for.
+func (k *keeper) hold(kind translate.Kind, stored []byte, d Doc, maybe bool) {
+	if cap(stored)-len(stored) > len(stored)/8 && len(d.pieces) == 1 {
+		// The encoder's spare room would take budget for nothing. (A stored pieced form has
+		// little, and d's pieces are its memory.)
+		stored = bytes.Clone(stored)
+		d = wholeDoc(stored)
 	}
-	if k.f.memKeep(memKey(k.v.id, kind), doc, maybe) {
-		k.docs[kind] = doc
+	if k.f.memKeep(memKey(k.v.id, kind), stored, maybe) {
+		k.docs[kind] = d
 	}
 }
 
@@ -505,37 +574,75 @@ func (k *keeper) finish() {
 	if k.w == nil {
 		return
 	}
-	if err := k.w.Commit(encodeMeta(k.v.deps, k.v.fails)); err != nil {
+	m := entryMeta{deps: k.v.deps, fails: k.v.fails, pieced: k.pieced}
+	if err := k.w.Commit(m.encode()); err != nil {
 		k.fallBack(err)
 	}
 }
 
-// texturePNG is the codec.TextureFunc of the mount's translations: the PNG of a texture a
-// .glb embeds comes from the texture's own version (the document NAME.EXT.png shows), so that a
-// texture used by ten thousand models is decoded once.
-func (f *Tree) texturePNG(name string, data []byte) ([]byte, error) {
-	key := f.sourceKey(name, sha256.Sum256(data))
+// texturePNG gives the PNG of a texture a .glb embeds: the texture's own version's (the document
+// NAME.EXT.png shows), so that a texture used by ten thousand models is decoded once, and
+// shared says so; key is that version's.
+func (f *Tree) texturePNG(name string, data []byte, st *fileState) (png []byte, key cache.Key, shared bool, err error) {
+	if st != nil {
+		key = f.sourceKey(name, st.sum)
+	} else {
+		key = f.sourceKey(name, sha256.Sum256(data))
+	}
 	// A texture that failed serves a picture saying so: a model gets the error instead, for
 	// its warnings (once the error itself is forgotten, converting again finds it).
 	if b, ok := f.mem.Get(memKey(versionID(key, nil), translate.PNG)); ok && !translate.IsFailurePNG(b) {
-		return b, nil // a texture's version reads nothing else
+		return b, key, true, nil // a texture's version reads nothing else
 	}
 	if codec.IsTextureName(name) {
-		v, b, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)
+		if st != nil && !st.racy {
+			defer f.handOff(name, data, *st)()
+		}
+		v, d, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)
 		var fe *TranslationError
 		switch {
 		case v == nil || v.key != key: // the file changed since the model read it
 		case v.fails[kindIndex(translate.PNG)] == failShown:
 			if v.err != nil {
-				return nil, v.err
+				return nil, key, false, v.err
 			}
 		case err == nil:
-			return b, nil
+			return d.Bytes(), key, true, nil
 		case errors.As(err, &fe) && v.err != nil:
-			return nil, v.err
+			return nil, key, false, v.err
 		}
 	}
-	return translate.ConvertTexture(name, data)
+	png, err = translate.ConvertTexture(name, data)
+	return png, key, false, err
+}
+
+// handoff is a texture file a model's translation read, handed to the texture's own
+// translation, which it waits for, so that the file is not read and hashed twice.
+type handoff struct {
+	data []byte
+	st   fileState
+}
+
+// handOff offers the bytes of the texture file name, whose state is st, to its translation
+// until the function it returns is called.
+func (f *Tree) handOff(name string, data []byte, st fileState) (withdraw func()) {
+	h := &handoff{data: data, st: st}
+	f.handoffs.Store(name, h)
+	return func() { f.handoffs.CompareAndDelete(name, h) }
+}
+
+// handedOff returns the bytes and state of the file src a translation handed off, when its
+// identity is still fi's.
+func (f *Tree) handedOff(src string, fi fs.FileInfo) ([]byte, fileState, bool) {
+	v, ok := f.handoffs.Load(src)
+	if !ok {
+		return nil, fileState{}, false
+	}
+	h := v.(*handoff)
+	if h.st.racy || h.st.id != identityOf(fi) {
+		return nil, fileState{}, false
+	}
+	return h.data, h.st, true
 }
 
 // recorder is a translation's view of the tree: it answers the decoder's companion reads,
@@ -553,6 +660,65 @@ type recorder struct {
 	shown map[string]bool     // files FindFold found in the index
 	lists map[string]*listing // listings ReadDir gave from the index, by folder
 	stale bool                // a file the index showed was gone when read
+
+	pngs   map[*byte]sharedPNG  // the textures' PNGs texture gave, by where their bytes are
+	images map[string]imageRead // the images read, by name
+	read   int64                // the bytes of the files read
+}
+
+// bytesRead is the bytes of the files the translation read.
+func (r *recorder) bytesRead() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.read
+}
+
+// texture is the codec.TextureFunc of the translation (see Tree.texturePNG).
+func (r *recorder) texture(name string, data []byte) ([]byte, error) {
+	png, key, shared, err := r.f.texturePNG(name, data, r.imageState(name, data))
+	if shared && len(png) > 0 {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.pngs == nil {
+			r.pngs = map[*byte]sharedPNG{}
+		}
+		r.pngs[&png[0]] = sharedPNG{name: name, key: key, size: len(png)}
+	}
+	return png, err
+}
+
+// imageRead is an image file ReadFile read: its state, and where its bytes are. The pointer is
+// weak so that the translation lets go of the bytes once it is done with them (see
+// translate's imageFiles.prepare) while the record lasts.
+type imageRead struct {
+	st fileState
+	at weak.Pointer[byte]
+}
+
+// imageState returns the state of the image file name when data is the very bytes ReadFile
+// gave of it.
+func (r *recorder) imageState(name string, data []byte) *fileState {
+	if len(data) == 0 {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	im, ok := r.images[name]
+	if !ok || im.at.Value() != &data[0] || int64(len(data)) != im.st.id.size {
+		return nil
+	}
+	return &im.st
+}
+
+// sharedOf reports whether p is a texture's PNG texture gave.
+func (r *recorder) sharedOf(p []byte) (sharedPNG, bool) {
+	if len(p) == 0 {
+		return sharedPNG{}, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.pngs[&p[0]]
+	return s, ok && s.size == len(p)
 }
 
 // staleIndex reports whether a file the index showed this translation was gone when read.
@@ -596,11 +762,12 @@ func (r *recorder) markStale() {
 	r.stale = true
 }
 
-// readAt notes a file read whose mtime is mtime.
-func (r *recorder) readAt(mtime int64) {
+// readAt notes a file read of n bytes whose mtime is mtime.
+func (r *recorder) readAt(mtime int64, n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.mtime = max(r.mtime, mtime)
+	r.read += int64(n)
 }
 
 // listed notes the listing of dir the index gave.
@@ -673,17 +840,30 @@ func (r *recorder) ReadFile(name string) ([]byte, error) {
 	}
 	clean := name
 	read := r.f.readFile
-	if codec.IsTextureName(clean) || imageExt(clean) {
+	image := codec.IsTextureName(clean) || imageExt(clean)
+	if image {
 		read = func(clean, orig string, _ fs.FileInfo) ([]byte, fileState, error) { return r.f.readImage(clean, orig) }
 	}
 	data, st, err := read(clean, name, nil)
 	val, stable := stateOf(st.sum, err)
 	r.add(dep{op: depFile, name: clean, val: val}, stable)
+	if err == nil && image && len(data) > 0 {
+		r.mu.Lock()
+		if r.images == nil {
+			r.images = map[string]imageRead{}
+		}
+		r.images[clean] = imageRead{st: st, at: weak.Make(&data[0])}
+		r.mu.Unlock()
+	}
 	if val == stAbsent {
 		r.noteGone(clean)
 	}
 	if err == nil {
-		r.readAt(st.id.mtime)
+		n := len(data)
+		if image && n <= maxCachedImage {
+			n = 0 // most likely the memory tier's (see readImage): no new memory
+		}
+		r.readAt(st.id.mtime, n)
 	}
 	return data, err
 }

@@ -118,7 +118,7 @@ func TestDamagedMetadata(t *testing.T) {
 	if err != nil || g.translations.Load() == 0 || got.key != v.key {
 		t.Fatalf("with damaged metadata: %v, %d translations", err, g.translations.Load())
 	}
-	if want := vfstest.MustConvert(t, src, "Units/Crate.mdx", translate.GLTF); string(b) != string(want) {
+	if want := vfstest.MustConvert(t, src, "Units/Crate.mdx", translate.GLTF); !b.Equal(want) {
 		t.Error("the document made again differs from convert's")
 	}
 }

@@ -149,8 +149,8 @@ func (f *Tree) checkSize(name string, size int64) error {
 }
 
 // readImage is readFile for an image file a translation reads: the bytes of an image whose
-// identity is unchanged come from the memory tier, so that a texture used by ten thousand
-// models is read and hashed once. Images are only read by the pipeline's image checks, which
+// identity is unchanged come from the memory tier or a translation that holds them, so that a
+// texture used by ten thousand models is read and hashed once. Images are only read by the pipeline's image checks, which
 // never modify them.
 func (f *Tree) readImage(clean, orig string) ([]byte, fileState, error) {
 	fi, err := f.root.Stat(clean)
@@ -160,6 +160,11 @@ func (f *Tree) readImage(clean, orig string) ([]byte, fileState, error) {
 			if data, ok := f.mem.Get(imageKey(st.sum)); ok {
 				return data, st, nil
 			}
+		}
+		// Another model's translation holds it while its texture is translated: two models
+		// naming one large texture hold one copy of it.
+		if data, st, ok := f.handedOff(clean, fi); ok {
+			return data, st, nil
 		}
 	}
 	data, st, err := f.readFile(clean, orig, fi)

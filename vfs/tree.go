@@ -287,11 +287,11 @@ const (
 )
 
 // Document returns the current version of the source at src (whose attributes are fi) and,
-// with NeedBytes, the bytes of its document of kind, translating the source unless a cache has
-// them. A kind that could not be made gives a document saying why (see Version.Shown), or a
+// with NeedBytes, its document of kind, translating the source unless a cache has it. A kind
+// that could not be made gives a document saying why (see Version.Shown), or a
 // *TranslationError when it failed for lack of permission, on a limit or on an I/O error;
-// the .json always holds the error document then. The bytes are shared and must not be changed.
-func (t *Tree) Document(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n Need) (*Version, []byte, error) {
+// the .json always holds the error document then.
+func (t *Tree) Document(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n Need) (*Version, Doc, error) {
 	return t.get(ctx, src, fi, kind, need(n))
 }
 

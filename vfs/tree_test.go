@@ -82,7 +82,7 @@ func TestTreeWithoutAMount(t *testing.T) {
 	ctx := context.Background()
 	for _, kind := range translate.Kinds {
 		want := vfstest.MustConvert(t, src, src1, kind)
-		v, data, err := tree.Document(ctx, src1, fi, kind, NeedBytes)
+		v, data, err := docBytes(tree.Document(ctx, src1, fi, kind, NeedBytes))
 		if err != nil || !bytes.Equal(data, want) || v.Size(kind) != int64(len(want)) {
 			t.Errorf("%s: %d bytes (size %d, %v); convert writes %d", kind, len(data), v.Size(kind), err, len(want))
 		}
@@ -104,12 +104,12 @@ func TestTreeWithoutAMount(t *testing.T) {
 		t.Fatal(err)
 	}
 	var te *TranslationError
-	if v, doc, err := tree.Document(ctx, "Units/Broken.mdx", bfi, translate.GLB, NeedBytes); err != nil || !bytes.HasPrefix(doc, []byte("glTF")) || int64(len(doc)) != v.Size(translate.GLB) {
+	if v, doc, err := docBytes(tree.Document(ctx, "Units/Broken.mdx", bfi, translate.GLB, NeedBytes)); err != nil || !bytes.HasPrefix(doc, []byte("glTF")) || int64(len(doc)) != v.Size(translate.GLB) {
 		t.Errorf("broken .glb: %v, %d bytes; want the failure document", err, len(doc))
 	} else if err := v.Shown("Units/Broken.mdx", translate.GLB); !errors.As(err, &te) {
 		t.Errorf("broken .glb shows %v; want a TranslationError", err)
 	}
-	if _, doc, err := tree.Document(ctx, "Units/Broken.mdx", bfi, translate.JSON, NeedBytes); err != nil || !bytes.Contains(doc, []byte(`"error"`)) {
+	if _, doc, err := docBytes(tree.Document(ctx, "Units/Broken.mdx", bfi, translate.JSON, NeedBytes)); err != nil || !bytes.Contains(doc, []byte(`"error"`)) {
 		t.Errorf("broken .json: %v\n%s", err, doc)
 	}
 
@@ -122,7 +122,7 @@ func TestTreeWithoutAMount(t *testing.T) {
 	os.Chtimes(filepath.Join(src, src1), later, later)
 	time.Sleep(1100 * time.Millisecond) // versions are checked at most once a second
 	fi2, _ := tree.SourceInfo(src1)
-	_, got, err := tree.Document(ctx, src1, fi2, translate.OBJ, NeedBytes)
+	_, got, err := docBytes(tree.Document(ctx, src1, fi2, translate.OBJ, NeedBytes))
 	if want := vfstest.MustConvert(t, src, src1, translate.OBJ); err != nil || !bytes.Equal(got, want) {
 		t.Errorf("after the change: %v, %d bytes; convert writes %d", err, len(got), len(want))
 	}
@@ -209,7 +209,7 @@ func TestIndexOutOfDate(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, kind := range []translate.Kind{translate.JSON, translate.GLB, translate.GLTF} {
-				_, got, err := tree.Document(context.Background(), tc.model, fi, kind, NeedBytes)
+				_, got, err := docBytes(tree.Document(context.Background(), tc.model, fi, kind, NeedBytes))
 				if want := vfstest.MustConvert(t, src, tc.model, kind); err != nil || !bytes.Equal(got, want) {
 					t.Errorf("%s: %v, %d bytes; convert of the tree without %s writes %d:\n%.600s", kind, err, len(got), tc.gone, len(want), got)
 				}
@@ -251,7 +251,7 @@ func TestDanglingTexture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, got, err := tree.Document(context.Background(), model, fi, translate.JSON, NeedBytes); err != nil || !bytes.Contains(got, []byte("Swinger.tga")) {
+	if _, got, err := docBytes(tree.Document(context.Background(), model, fi, translate.JSON, NeedBytes)); err != nil || !bytes.Contains(got, []byte("Swinger.tga")) {
 		t.Errorf("json: %v\n%.400s", err, got)
 	}
 }

@@ -390,6 +390,75 @@ var errBadMeta = errors.New("malformed cache metadata")
 
 func decodeMeta(b []byte) ([]dep, [numKinds]failClass, error) {
 	d := decoder{b: b}
+	deps, fails := readMeta(&d)
+	if d.bad || len(d.b) != 0 {
+		return nil, fails, errBadMeta
+	}
+	return deps, fails, nil
+}
+
+// entryMeta is what a disk entry's meta holds: encodeMeta's deps and failures, then the
+// lengths of the documents its parts hold pieced (see pieces.go), 0 for the others.
+type entryMeta struct {
+	deps   []dep
+	fails  [numKinds]failClass
+	pieced [numKinds]int64
+}
+
+// encode is the meta of a disk entry.
+func (m *entryMeta) encode() []byte {
+	b := encodeMeta(m.deps, m.fails)
+	n := 0
+	for _, size := range m.pieced {
+		if size > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return b // as before pieced documents: an older modelfs reads it
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	for i, size := range m.pieced {
+		if size > 0 {
+			b = append(b, byte(i))
+			b = binary.AppendUvarint(b, uint64(size))
+		}
+	}
+	return b
+}
+
+// decodeEntryMeta reads what entryMeta.encode wrote.
+func decodeEntryMeta(b []byte) (m entryMeta, err error) {
+	d := decoder{b: b}
+	m.deps, m.fails = readMeta(&d)
+	if len(d.b) > 0 {
+		for range d.count(2) {
+			i, size := d.byte(), d.uvarint()
+			if int(i) >= numKinds || size == 0 || size > 1<<62 {
+				d.bad = true
+				break
+			}
+			m.pieced[i] = int64(size)
+		}
+	}
+	if d.bad || len(d.b) != 0 {
+		return entryMeta{}, errBadMeta
+	}
+	return m, nil
+}
+
+// size is the length of the document of kind k an entry holds: its part's, or for a pieced
+// document the length the meta gives.
+func (m *entryMeta) size(e *cache.Entry, k translate.Kind) (int64, bool) {
+	n, ok := e.Size(kindName(k))
+	if p := m.pieced[kindIndex(k)]; p > 0 && ok {
+		return p, true
+	}
+	return n, ok
+}
+
+// readMeta reads what encodeMeta wrote.
+func readMeta(d *decoder) ([]dep, [numKinds]failClass) {
 	var fails [numKinds]failClass
 	deps := make([]dep, d.count(3))
 	for i := range deps {
@@ -406,10 +475,7 @@ func decodeMeta(b []byte) ([]dep, [numKinds]failClass, error) {
 		}
 		fails[i] = c
 	}
-	if d.bad || len(d.b) != 0 {
-		return nil, fails, errBadMeta
-	}
-	return deps, fails, nil
+	return deps, fails
 }
 
 // depsEqual reports whether two versions' deps are the same (identities aside).

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -234,8 +233,8 @@ func (w *treeConvert) write(ctx context.Context, d treeDoc) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if old != nil && old.Mode().IsRegular() && old.Size() == int64(len(data)) {
-		if cur, err := os.ReadFile(dst); err == nil && bytes.Equal(cur, data) {
+	if old != nil && old.Mode().IsRegular() && old.Size() == data.Size() {
+		if cur, err := os.ReadFile(dst); err == nil && data.Equal(cur) {
 			if !old.ModTime().Equal(mtime) {
 				os.Chtimes(dst, mtime, mtime)
 			}
@@ -245,7 +244,7 @@ func (w *treeConvert) write(ctx context.Context, d treeDoc) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return false, err
 	}
-	if err := writeAtomic(dst, data); err != nil {
+	if err := writeAtomicWith(dst, func(w io.Writer) error { _, err := data.WriteTo(w); return err }); err != nil {
 		return false, err
 	}
 	return true, os.Chtimes(dst, mtime, mtime)
@@ -270,7 +269,7 @@ func (w *treeConvert) known(d treeDoc) (int64, time.Time, bool) {
 }
 
 // document makes the document d, returning its bytes and time.
-func (w *treeConvert) document(ctx context.Context, d treeDoc) ([]byte, time.Time, error) {
+func (w *treeConvert) document(ctx context.Context, d treeDoc) (vfs.Doc, time.Time, error) {
 	// A failed kind's document saying why is the mount's; convert writes only what was made.
 	if d.view != nil {
 		data, err := d.view.Document(ctx, d.src, d.kind)
@@ -281,14 +280,14 @@ func (w *treeConvert) document(ctx context.Context, d treeDoc) ([]byte, time.Tim
 	}
 	fi, err := w.tree.SourceInfo(d.src)
 	if err != nil {
-		return nil, time.Time{}, err
+		return vfs.Doc{}, time.Time{}, err
 	}
 	v, data, err := w.tree.Document(ctx, d.src, fi, d.kind, vfs.NeedBytes)
 	if err == nil {
 		err = v.Shown(d.src, d.kind)
 	}
 	if err != nil {
-		return nil, time.Time{}, err
+		return vfs.Doc{}, time.Time{}, err
 	}
 	return data, versionTime(fi, v), nil
 }

@@ -160,7 +160,7 @@ func BenchmarkOutputs(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				translate.OutputsFunc(src, s, kinds, translate.EncodeOptions{}, func(int, []byte, error) {})
+				translate.OutputsFunc(src, s, kinds, translate.EncodeOptions{}, func(int, translate.Doc, error) {})
 			}
 		})
 		r.Close()

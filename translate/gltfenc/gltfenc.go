@@ -66,6 +66,15 @@ func EncodeTo(w io.Writer, s *scene.Scene, opt Options) error {
 	})
 }
 
+// EncodeParts is Encode handing the document's parts, in order, to use rather than joining
+// them: the images a .glb embeds are the very slices the scene holds, the other parts scratch
+// memory that use must copy before it returns. A .gltf is one part, new memory use may keep.
+func EncodeParts(s *scene.Scene, opt Options, use func(parts [][]byte) error) error {
+	return encodeWith(s, opt, func(doc *gltf.Document, tail [][]byte) error {
+		return gltfjson.WritePartsFunc(doc, opt.Binary, tail, use)
+	})
+}
+
 // encodeWith builds the document for s and hands it to finish, which writes it.
 func encodeWith(s *scene.Scene, opt Options, finish func(doc *gltf.Document, tail [][]byte) error) (err error) {
 	defer func() {

@@ -104,6 +104,12 @@ func TestGet(t *testing.T) {
 		if resp.StatusCode != 200 || !bytes.Equal(got, want) {
 			t.Fatalf("%s: %s, %d bytes, want %d", kind, resp.Status, len(got), len(want))
 		}
+		if kind == translate.GLB { // kept in pieces: the texture's PNG is its own document
+			r := fmt.Sprintf("bytes=10-%d", len(want)-10)
+			if resp, got := do(t, "GET", url, map[string]string{"Range": r}, ""); resp.StatusCode != http.StatusPartialContent || !bytes.Equal(got, want[10:len(want)-9]) {
+				t.Errorf("%s: range %s: %s, %d bytes", kind, r, resp.Status, len(got))
+			}
+		}
 		etag := resp.Header.Get("ETag")
 		if etag == "" || resp.Header.Get("Last-Modified") == "" {
 			t.Errorf("%s: no ETag or Last-Modified: %v", kind, resp.Header)

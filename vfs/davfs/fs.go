@@ -347,25 +347,25 @@ func (it *item) open(ctx context.Context) (*file, error) {
 	switch {
 	case it.dir:
 	case it.kind != "" && it.view != nil:
-		data, err := it.view.Document(ctx, it.rel, it.kind)
+		doc, err := it.view.Document(ctx, it.rel, it.kind)
 		if err != nil {
 			return nil, err
 		}
-		f.fi.size = int64(len(data))
-		f.r = bytes.NewReader(data)
+		f.fi.size = doc.Size()
+		f.r, f.doc = doc.Reader(), &doc
 	case it.kind != "":
 		t := it.f.tree
 		src, err := t.SourceInfo(it.rel)
 		if err != nil {
 			return nil, err
 		}
-		v, data, err := t.Document(ctx, it.rel, src, it.kind, vfs.NeedBytes)
+		v, doc, err := t.Document(ctx, it.rel, src, it.kind, vfs.NeedBytes)
 		if err != nil {
 			return nil, err
 		}
 		id := v.ID()
-		f.fi.size, f.fi.etag = int64(len(data)), etagOf(string(id[:]), string(it.kind))
-		f.r = bytes.NewReader(data)
+		f.fi.size, f.fi.etag = doc.Size(), etagOf(string(id[:]), string(it.kind))
+		f.r, f.doc = doc.Reader(), &doc
 	case it.view != nil:
 		m, err := it.view.Open(it.rel)
 		if err != nil {
@@ -392,10 +392,11 @@ func (it *item) open(ctx context.Context) (*file, error) {
 
 // file is an open item.
 type file struct {
-	it *item
-	fi *info
-	r  io.ReadSeeker // the content; nil for a folder
-	c  io.Closer     // what the content is read from, closed with the file
+	it  *item
+	fi  *info
+	r   io.ReadSeeker // the content; nil for a folder
+	c   io.Closer     // what the content is read from, closed with the file
+	doc *vfs.Doc      // the document r reads, when it is one of the tree's
 
 	listed bool
 }
@@ -420,6 +421,17 @@ func (f *file) Seek(off int64, whence int) (int64, error) {
 func (f *file) WriteTo(w io.Writer) (int64, error) {
 	if br, ok := f.r.(*bytes.Reader); ok {
 		return br.WriteTo(w)
+	}
+	if f.doc != nil { // in its pieces, from where the reader is
+		at, err := f.r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, err
+		}
+		n, err := f.doc.WriteFrom(w, at)
+		if _, serr := f.r.Seek(at+n, io.SeekStart); err == nil {
+			err = serr
+		}
+		return n, err
 	}
 	return io.Copy(w, struct{ io.Reader }{f})
 }

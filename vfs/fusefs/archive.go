@@ -313,7 +313,7 @@ func (n *arcVirtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, 
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	h := &virtHandle{data: data}
-	arcAttr(&h.attr, n.view, false, int64(len(data)))
+	h := &virtHandle{doc: data}
+	arcAttr(&h.attr, n.view, false, data.Size())
 	return h, fuse.FOPEN_KEEP_CACHE, 0
 }

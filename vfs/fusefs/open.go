@@ -70,25 +70,25 @@ func (n *virtNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uin
 	if err != nil {
 		return nil, 0, toErrno(err)
 	}
-	h := &virtHandle{data: data}
+	h := &virtHandle{doc: data}
 	virtAttr(&h.attr, fi, v, n.kind)
 	return h, fuse.FOPEN_KEEP_CACHE, 0
 }
 
-// virtHandle is an open virtual document: an immutable slice of the cache, and the attributes
+// virtHandle is an open virtual document: immutable pieces of the cache, and the attributes
 // of its version.
 type virtHandle struct {
-	data []byte
+	doc  vfs.Doc
 	attr fuse.Attr
 }
 
-// Read copies from the document.
+// Read serves from the document: from where its bytes are when the range lies in one piece.
 func (h *virtHandle) Read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
-	if off >= int64(len(h.data)) || off < 0 {
-		return fuse.ReadResultData(nil), 0
+	if b, ok := h.doc.Slice(off, int64(len(dest))); ok {
+		return fuse.ReadResultData(b), 0
 	}
-	end := min(off+int64(len(dest)), int64(len(h.data)))
-	return fuse.ReadResultData(h.data[off:end]), 0
+	n, _ := h.doc.ReadAt(dest, off) // io.EOF at the end
+	return fuse.ReadResultData(dest[:n]), 0
 }
 
 var (

@@ -75,6 +75,13 @@ func WritePartsTo(w io.Writer, doc *gltf.Document, binary bool, tail [][]byte) e
 	})
 }
 
+// WritePartsFunc is WriteParts handing the output's parts, in order, to use: the parts of tail
+// as they are, the others scratch memory that use must not keep (but a .gltf's one part, new
+// memory).
+func WritePartsFunc(doc *gltf.Document, binary bool, tail [][]byte, use func(parts [][]byte) error) error {
+	return writeDoc(doc, binary, tail, func(parts ...[]byte) error { return use(parts) })
+}
+
 // join returns the parts as one new slice of their total length.
 func join(parts [][]byte) []byte {
 	if len(parts) == 1 {
