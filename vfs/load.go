@@ -695,6 +695,19 @@ type imageRead struct {
 	at weak.Pointer[byte]
 }
 
+// noteImage notes that ReadFile gave data as the image file name, whose state is st.
+func (r *recorder) noteImage(name string, data []byte, st fileState) {
+	if len(data) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.images == nil {
+		r.images = map[string]imageRead{}
+	}
+	r.images[name] = imageRead{st: st, at: weak.Make(&data[0])}
+}
+
 // imageState returns the state of the image file name when data is the very bytes ReadFile
 // gave of it.
 func (r *recorder) imageState(name string, data []byte) *fileState {
@@ -847,13 +860,8 @@ func (r *recorder) ReadFile(name string) ([]byte, error) {
 	data, st, err := read(clean, name, nil)
 	val, stable := stateOf(st.sum, err)
 	r.add(dep{op: depFile, name: clean, val: val}, stable)
-	if err == nil && image && len(data) > 0 {
-		r.mu.Lock()
-		if r.images == nil {
-			r.images = map[string]imageRead{}
-		}
-		r.images[clean] = imageRead{st: st, at: weak.Make(&data[0])}
-		r.mu.Unlock()
+	if err == nil && image {
+		r.noteImage(clean, data, st)
 	}
 	if val == stAbsent {
 		r.noteGone(clean)
