@@ -235,11 +235,11 @@ func Output(src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions) ([]b
 	return Encode(s, kind, opt)
 }
 
-// OutputTo writes what Output returns to w, a .glb without assembling it in memory first. A
+// OutputTo writes what Output returns to w, a .glb or .gltf without assembling it in memory first. A
 // write error is returned as it is.
 func OutputTo(w io.Writer, src codec.Source, s *scene.Scene, kind Kind, opt EncodeOptions) (err error) {
 	loadImages(src, s, kind, opt, nil)
-	if kind != GLB {
+	if kind != GLB && kind != GLTF {
 		out, err := Encode(s, kind, opt)
 		if err != nil {
 			return err
@@ -252,7 +252,7 @@ func OutputTo(w io.Writer, src codec.Source, s *scene.Scene, kind Kind, opt Enco
 			err = &codec.InternalError{File: s.Source.Path, Stage: "encode", Panic: r}
 		}
 	}()
-	return gltfenc.EncodeTo(w, s, gltfenc.Options{Binary: true})
+	return gltfenc.EncodeTo(w, s, gltfenc.Options{Binary: kind == GLB, EmbedImages: opt.EmbedImages})
 }
 
 // embeds reports whether the output kind carries its images.

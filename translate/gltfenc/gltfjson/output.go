@@ -46,7 +46,7 @@ func Write(doc *gltf.Document, binary bool) (out []byte, err error) {
 // tail, which are written from where they are rather than first copied into one buffer (the
 // images a .glb embeds).
 func WriteParts(doc *gltf.Document, binary bool, tail [][]byte) (out []byte, err error) {
-	err = writeDoc(doc, binary, tail, func(parts ...[]byte) error {
+	err = writeDoc(doc, binary, false, tail, func(parts ...[]byte) error {
 		if !binary {
 			out = parts[0] // new memory, not scratch: copying it again cost a .gltf's size
 			return nil
@@ -57,15 +57,15 @@ func WriteParts(doc *gltf.Document, binary bool, tail [][]byte) (out []byte, err
 	return out, err
 }
 
-// WriteTo is Write into w: a .glb goes out part by part, never assembled in memory. A write
-// error is returned as it is.
+// WriteTo is Write into w: a .glb goes out part by part, and a .gltf's base64 text piece by
+// piece, never assembled in memory. A write error is returned as it is.
 func WriteTo(w io.Writer, doc *gltf.Document, binary bool) error {
 	return WritePartsTo(w, doc, binary, nil)
 }
 
 // WritePartsTo is WriteParts into w, as WriteTo writes.
 func WritePartsTo(w io.Writer, doc *gltf.Document, binary bool, tail [][]byte) error {
-	return writeDoc(doc, binary, tail, func(parts ...[]byte) error {
+	return writeDoc(doc, binary, true, tail, func(parts ...[]byte) error {
 		for _, p := range parts {
 			if _, err := w.Write(p); err != nil {
 				return err
@@ -79,7 +79,7 @@ func WritePartsTo(w io.Writer, doc *gltf.Document, binary bool, tail [][]byte) e
 // as they are, the others scratch memory that use must not keep (but a .gltf's one part, new
 // memory).
 func WritePartsFunc(doc *gltf.Document, binary bool, tail [][]byte, use func(parts [][]byte) error) error {
-	return writeDoc(doc, binary, tail, func(parts ...[]byte) error { return use(parts) })
+	return writeDoc(doc, binary, false, tail, func(parts ...[]byte) error { return use(parts) })
 }
 
 // join returns the parts as one new slice of their total length.
@@ -94,9 +94,10 @@ func join(parts [][]byte) []byte {
 
 // writeDoc writes doc as a .gltf or .glb, handing the output's parts in order to emit (which
 // must not keep a .glb's: they are scratch memory; a .gltf is one part, new memory emit may
-// keep). A document holding what the writer does not
-// write (see Writable), or a value JSON cannot hold, is an error: the encoder makes neither.
-func writeDoc(doc *gltf.Document, binary bool, tail [][]byte, emit func(parts ...[]byte) error) error {
+// keep, unless pieces asks for it in pieces of scratch memory). A document holding what the
+// writer does not write (see Writable), or a value JSON cannot hold, is an error: the encoder
+// makes neither.
+func writeDoc(doc *gltf.Document, binary, pieces bool, tail [][]byte, emit func(parts ...[]byte) error) error {
 	if !Writable(doc) {
 		return errors.New("gltfjson: the document holds parts the writer does not write")
 	}
@@ -137,9 +138,12 @@ func writeDoc(doc *gltf.Document, binary bool, tail [][]byte, emit func(parts ..
 		jsonPool.Put(scratch)
 		return err
 	}
-	if binary {
+	switch {
+	case binary:
 		js, err = glbParts(js, append([][]byte{data}, tail...), hasBin, emit)
-	} else {
+	case pieces && at >= 0:
+		err = gltfParts(js, at, data, emit)
+	default:
 		err = emit(assembleGLTF(js, at, data))
 	}
 	jsonPool.Put(js)
@@ -179,6 +183,31 @@ func glbParts(js []byte, bin [][]byte, hasBin bool, emit func(parts ...[]byte) e
 	var zeros [3]byte
 	parts := append([][]byte{js, head[:]}, bin...)
 	return js, emit(append(parts, zeros[:binPadded-binLen])...)
+}
+
+// base64Piece is the bytes of a buffer whose base64 text gltfParts emits at once: a multiple
+// of 24 (three bytes to four characters, and encodeBase64's step), so that the pieces' text is
+// the whole buffer's.
+const base64Piece = 24 << 13
+
+// gltfParts emits a .gltf made of js with the base64 text of data at at, the text in pieces
+// of scratch memory, so that a convert to .gltf never holds the whole text (a third larger
+// than the buffer).
+func gltfParts(js []byte, at int, data []byte, emit func(parts ...[]byte) error) error {
+	if err := emit(js[:at]); err != nil {
+		return err
+	}
+	text := make([]byte, base64.StdEncoding.EncodedLen(min(base64Piece, len(data))))
+	for len(data) > 0 {
+		n := min(base64Piece, len(data))
+		m := base64.StdEncoding.EncodedLen(n)
+		encodeBase64(text[:m], data[:n])
+		if err := emit(text[:m]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return emit(js[at:])
 }
 
 // assembleGLTF returns a new .gltf: js with the base64 text of data inserted at at (no insertion
