@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"image"
 	"math"
+	"sync"
 )
 
 // expand565 returns the 8-bit R, G, B of a 5:6:5 colour, replicating the high bits into the low
@@ -152,16 +153,30 @@ func BC4(img *image.NRGBA, src []byte) {
 // map's X and Y; with z, blue is the Z that makes the normal unit length (the channel the game's
 // shader computes), else 0.
 func BC5(img *image.NRGBA, src []byte, z bool) {
+	var zs *[1 << 16]uint8
+	if z {
+		zs = normalZs()
+	}
 	each(img, src, 16, func(b []byte, blk *[16][4]uint8) {
 		r, g := channel(b[:8]), channel(b[8:])
 		for i := range blk {
 			blk[i] = [4]uint8{r[i], g[i], 0, 255}
 			if z {
-				blk[i][2] = normalZ(r[i], g[i])
+				blk[i][2] = zs[int(r[i])<<8|int(g[i])]
 			}
 		}
 	})
 }
+
+// normalZs is normalZ of every x and y (at x<<8 | y), made on first use: a 2048² normal map
+// asks for four million, and a square root each took a quarter of its decoding.
+var normalZs = sync.OnceValue(func() *[1 << 16]uint8 {
+	t := new([1 << 16]uint8)
+	for i := range t {
+		t[i] = normalZ(uint8(i>>8), uint8(i))
+	}
+	return t
+})
 
 // normalZ returns, as an unsigned byte, the Z of the unit normal whose X and Y the unsigned
 // bytes x and y hold; 128 (zero) where x² + y² exceeds 1.
