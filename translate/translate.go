@@ -16,35 +16,6 @@ import (
 // caches keyed on it are invalidated.
 const Version = "12"
 
-// Kind is one output document type.
-type Kind string
-
-// Output kinds, named by their file extensions.
-const (
-	GLTF Kind = "gltf"
-	GLB  Kind = "glb"
-	OBJ  Kind = "obj"
-	MTL  Kind = "mtl"
-	JSON Kind = "json"
-	PNG  Kind = "png" // the output of a texture, not of a model
-)
-
-// Kinds lists every output kind of a model, in a stable order.
-var Kinds = []Kind{GLTF, GLB, OBJ, MTL, JSON}
-
-// KindOf returns the output kind named by an extension such as ".gltf" or "png".
-func KindOf(ext string) (Kind, bool) {
-	if len(ext) > 0 && ext[0] == '.' {
-		ext = ext[1:]
-	}
-	for _, k := range append(Kinds, PNG) {
-		if string(k) == ext {
-			return k, true
-		}
-	}
-	return "", false
-}
-
 // EncodeOptions tune the encoders.
 type EncodeOptions struct {
 	// MTLName is the file name an OBJ's mtllib line refers to. Empty means no mtllib line.

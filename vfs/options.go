@@ -127,12 +127,12 @@ func (o Options) WithDefaults() (Options, error) {
 		return o, fmt.Errorf("unknown archive mode %q (want auto, folders, merged or off)", o.Archives)
 	}
 	if len(o.Kinds) == 0 {
-		o.Kinds = append(slices.Clone(translate.Kinds), translate.PNG)
+		o.Kinds = slices.Clone(translate.AllKinds)
 	} else {
 		seen := map[translate.Kind]bool{}
 		for _, k := range o.Kinds {
 			if _, ok := translate.KindOf(string(k)); !ok {
-				return o, fmt.Errorf("unknown output kind %q (want one of %v)", k, append(translate.Kinds, translate.PNG))
+				return o, fmt.Errorf("unknown output kind %q (want one of %v)", k, translate.AllKinds)
 			}
 			if seen[k] {
 				return o, fmt.Errorf("output kind %q given twice", k)
@@ -176,4 +176,15 @@ type Stats struct {
 	Versions     int               // versions held in the size index
 	Memory       cache.MemoryStats // the memory tier
 	Disk         cache.DiskStats   // the disk tier (zero without one)
+}
+
+// KindType returns the media type of the documents of the kind the extension ext names
+// (".glb"), for a server's Content-Type.
+func KindType(ext string) (string, bool) {
+	k, ok := translate.KindOf(ext)
+	if !ok {
+		return "", false
+	}
+	info, _ := translate.InfoOf(k)
+	return info.MIME, true
 }

@@ -39,27 +39,15 @@ type Version struct {
 	perm atomic.Uint32
 }
 
-// Kinds are indexed in a version's arrays by kindIndex.
-const numKinds = 6
+// numKinds is the length of a version's per-kind arrays, indexed by kindIndex.
+const numKinds = translate.NumKinds
 
 // allKinds lists every kind a version can hold, in kindIndex order.
-var allKinds = append(slices.Clone(translate.Kinds), translate.PNG)
+var allKinds = translate.AllKinds
 
-func kindIndex(k translate.Kind) int {
-	switch k {
-	case translate.GLTF:
-		return 0
-	case translate.GLB:
-		return 1
-	case translate.OBJ:
-		return 2
-	case translate.MTL:
-		return 3
-	case translate.JSON:
-		return 4
-	}
-	return 5 // PNG
-}
+// kindIndex is k's slot in a version's arrays (translate.KindIndex); a kind no table names has
+// none, and indexing with it panics rather than share another kind's slot.
+func kindIndex(k translate.Kind) int { return translate.KindIndex(k) }
 
 // sizeUnknown marks a kind the translation did not make (it was not enabled).
 const sizeUnknown = -1

@@ -47,7 +47,7 @@ type cacheWarmCmd struct {
 	Src pathArg `arg:"" help:"The game tree to translate (as it will be mounted)."`
 	cacheDirFlag
 	DiskCache string            `name:"disk-cache-size" placeholder:"SIZE" help:"Budget of the cache directory, as for mount (default: the directory's, else 1GiB)."`
-	Formats   []string          `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"Kinds to make, as for mount (default: all)."`
+	Formats   []string          `default:"${kinds}" placeholder:"KIND" help:"Kinds to make, as for mount (default: all)."`
 	Jobs      int               `short:"j" help:"Translations running at once (default: the number of CPUs)."`
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, as for mount; a mount finds the cache's translations only with the same options."`
 	Progress  string            `default:"auto" enum:"auto,bar,none" help:"Progress bar: auto (on a terminal), bar, none."`

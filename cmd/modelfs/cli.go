@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
 
@@ -104,7 +105,18 @@ func helpVars() kong.Vars {
 	if len(options) > 0 {
 		opts = strings.Join(options, "; ")
 	}
+	var modelKinds, textureKinds []string
+	for _, k := range translate.AllKinds {
+		if info, _ := translate.InfoOf(k); info.Model {
+			modelKinds = append(modelKinds, string(k))
+		} else {
+			textureKinds = append(textureKinds, string(k))
+		}
+	}
 	return kong.Vars{
+		"kinds":         strings.Join(append(slices.Clone(modelKinds), textureKinds...), ","),
+		"model_kinds":   strings.Join(modelKinds, ", "),
+		"texture_kinds": strings.Join(textureKinds, ", "),
 		"model_exts":    strings.Join(models, ", "),
 		"texture_exts":  strings.Join(textures, ", "),
 		"model_formats": strings.Join(games, ", "),

@@ -27,7 +27,7 @@ type convertCmd struct {
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
 
 	Recursive bool     `short:"r" help:"Convert a whole tree: every document the mount would show, under the mount's names and with its bytes, into the output folder; a second run writes only what changed."`
-	Kinds     []string `default:"gltf,glb,obj,mtl,json,png" placeholder:"KIND" help:"With -r: the kinds to write, comma-separated (default: all)."`
+	Kinds     []string `default:"${kinds}" placeholder:"KIND" help:"With -r: the kinds to write, comma-separated (default: all)."`
 	Jobs      int      `short:"j" help:"With -r: translations running at once (default: the number of CPUs)."`
 	Progress  string   `default:"auto" enum:"auto,bar,lines" help:"With -r: a progress bar (bar), a line per tenth done (lines), or a bar on a terminal and lines elsewhere (auto)."`
 	CacheDir  pathArg  `placeholder:"DIR" help:"With -r: the persistent cache the mount uses, which lets a second run skip the translations (default: as for mount; off: none)."`

@@ -582,19 +582,10 @@ func (i *info) ETag(context.Context) (string, error) { return i.etag, nil }
 // ContentType returns the type by the name's extension, without reading the file.
 func (i *info) ContentType(context.Context) (string, error) { return contentType(i.name), nil }
 
-// contentTypes are the types of the documents modelfs makes and of the sources it reads.
-var contentTypes = map[string]string{
-	".gltf": "model/gltf+json",
-	".glb":  "model/gltf-binary",
-	".obj":  "model/obj",
-	".mtl":  "model/mtl",
-	".json": "application/json",
-	".png":  "image/png",
-}
-
+// contentType is the type of the file name by its extension.
 func contentType(name string) string {
 	ext := strings.ToLower(path.Ext(name))
-	if t, ok := contentTypes[ext]; ok {
+	if t, ok := vfs.KindType(ext); ok { // of the documents modelfs makes, and of such sources
 		return t
 	}
 	if t := mime.TypeByExtension(ext); t != "" {
