@@ -12,7 +12,7 @@ import (
 
 	"github.com/qmuntal/gltf"
 
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
 )
 
 // The documents served in place of those a source could not give say why, each in its kind's

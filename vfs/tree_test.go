@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
 	"github.com/modelfs/modelfs/vfs/vfstest"

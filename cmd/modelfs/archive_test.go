@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 )
 
 // mapAndGame writes a map holding a model whose texture only the game's archive has.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/vfs"
 	"github.com/modelfs/modelfs/vfs/fusefs"
 )

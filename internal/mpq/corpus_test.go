@@ -8,9 +8,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
 	"github.com/modelfs/modelfs/internal/mpq"
-	"github.com/modelfs/modelfs/internal/mpq/stormlib"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/stormlib"
 )
 
 func openFile(t testing.TB, name string, opts mpq.Options) *mpq.Archive {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
-	"github.com/modelfs/modelfs/internal/mpq/stormlib"
+	"github.com/modelfs/modelfs/internal/testkit/stormlib"
 )
 
 // mapBytes makes a Warcraft III map: the map's 512-byte header ("HM3W", four zero bytes),

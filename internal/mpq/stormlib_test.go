@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/internal/mpq"
-	"github.com/modelfs/modelfs/internal/mpq/stormlib"
+	"github.com/modelfs/modelfs/internal/testkit/stormlib"
 )
 
 // TestStormLibArchives reads archives StormLib writes in each of its compressions (the

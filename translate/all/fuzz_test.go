@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/internal/readback"
+	"github.com/modelfs/modelfs/translate/internal/testkit/readback"
 )
 
 // FuzzTranslate runs the whole pipeline — sniff, decode, build, validate and every encoder — on

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/translate"
 )
 

@@ -7,13 +7,13 @@ import (
 
 	"github.com/qmuntal/gltf"
 
-	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/fixtures"
-	"github.com/modelfs/modelfs/internal/gltfsample"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/gltfsample"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/anim"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/internal/readback"
+	"github.com/modelfs/modelfs/translate/internal/testkit/readback"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"
 	"github.com/modelfs/modelfs/translate/wc3/mdl"

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/gltfsample"
+	"github.com/modelfs/modelfs/internal/testkit/gltfsample"
 )
 
 // synthRotations builds a realistic set of Hermite rotation tracks: bones × keys keys every

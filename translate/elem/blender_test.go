@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/blendercheck"
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/blendercheck"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"
 )

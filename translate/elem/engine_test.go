@@ -9,8 +9,8 @@ import (
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 
-	"github.com/modelfs/modelfs/internal/gltfsample"
-	"github.com/modelfs/modelfs/translate/internal/readback"
+	"github.com/modelfs/modelfs/internal/testkit/gltfsample"
+	"github.com/modelfs/modelfs/translate/internal/testkit/readback"
 )
 
 // This file proves the conversion numerically: a reference evaluator written the way the

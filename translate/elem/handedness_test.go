@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate/internal/readback"
+	"github.com/modelfs/modelfs/translate/internal/testkit/readback"
 	"github.com/qmuntal/gltf"
 )
 

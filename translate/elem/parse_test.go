@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/golden"
+	"github.com/modelfs/modelfs/internal/testkit/golden"
 
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"

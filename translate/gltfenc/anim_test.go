@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/gltfsample"
+	"github.com/modelfs/modelfs/internal/testkit/gltfsample"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // the source formats, for translate.Decode
 	"github.com/modelfs/modelfs/translate/codec"

@@ -14,14 +14,14 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/golden"
+	"github.com/modelfs/modelfs/internal/testkit/golden"
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
 	"github.com/modelfs/modelfs/translate/gltfenc/gltfjson"
-	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/internal/testkit/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 

@@ -3,7 +3,7 @@ package gltfenc
 import (
 	"math"
 
-	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/internal/testkit/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 

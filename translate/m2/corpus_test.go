@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/m2"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/m2"
 	"github.com/modelfs/modelfs/translate/m2/m2test"

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/internal/readback"
+	"github.com/modelfs/modelfs/translate/internal/testkit/readback"
 )
 
 // FuzzDecode runs the whole pipeline on mutated models with a mutated skin and .anim file as

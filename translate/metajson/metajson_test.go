@@ -9,9 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/modelfs/modelfs/internal/golden"
+	"github.com/modelfs/modelfs/internal/testkit/golden"
 
-	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/internal/testkit/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
-	"github.com/modelfs/modelfs/internal/golden"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/golden"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/metajson/metajsontest"

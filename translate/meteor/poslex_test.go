@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 )
 
 // lexTrace lists the tokens of data as the general lexer splits them, then how the data ends.

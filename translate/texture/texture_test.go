@@ -12,7 +12,7 @@ import (
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/pngenc"
 	"github.com/modelfs/modelfs/translate/texture"
-	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+	"github.com/modelfs/modelfs/translate/texture/internal/testkit/texfix"
 )
 
 func TestDecodeDispatch(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
 	"github.com/modelfs/modelfs/translate/wc3"

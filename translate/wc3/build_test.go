@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/gltfsample"
+	"github.com/modelfs/modelfs/internal/testkit/gltfsample"
 	"github.com/modelfs/modelfs/translate/anim"
 	"github.com/modelfs/modelfs/translate/codec"
-	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/internal/testkit/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/gltfsample"
+	"github.com/modelfs/modelfs/internal/testkit/gltfsample"
 	"github.com/modelfs/modelfs/translate/anim"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/modelfs/modelfs/translate/internal/scenemem"
-	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/internal/testkit/testscene"
 	"github.com/modelfs/modelfs/translate/scene"
 )
 

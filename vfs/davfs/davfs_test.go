@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
 	"github.com/modelfs/modelfs/translate/codec"

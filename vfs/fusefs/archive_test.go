@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/fixtures"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
-	"github.com/modelfs/modelfs/internal/mpq/stormlib"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/stormlib"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"

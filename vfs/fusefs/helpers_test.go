@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	_ "github.com/modelfs/modelfs/translate/all" // every source format
 	"github.com/modelfs/modelfs/vfs"
 )

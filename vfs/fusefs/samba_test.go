@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 	"github.com/modelfs/modelfs/vfs"
 )
 

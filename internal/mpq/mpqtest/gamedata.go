@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 )
 
 // WriteGameData writes a game's Data folder of three archives into dir: the Crate model in the

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate/internal/testscene"
+	"github.com/modelfs/modelfs/translate/internal/testkit/testscene"
 	"github.com/modelfs/modelfs/translate/metajson"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/blp"
-	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+	"github.com/modelfs/modelfs/translate/texture/internal/testkit/texfix"
 )
 
 // opaque returns a copy of img with every alpha 255.

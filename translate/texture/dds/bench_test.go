@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 	"github.com/modelfs/modelfs/translate"
 	_ "github.com/modelfs/modelfs/translate/all" // the texture formats
-	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+	"github.com/modelfs/modelfs/translate/texture/internal/testkit/texfix"
 )
 
 // hdFixtures are textures of the size and formats Reforged's HD models carry: 2048² BC1

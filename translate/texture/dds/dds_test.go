@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/texture/dds"
-	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+	"github.com/modelfs/modelfs/translate/texture/internal/testkit/texfix"
 )
 
 // withPixels returns a DDS file: header, then data.

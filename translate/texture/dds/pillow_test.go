@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 	"github.com/modelfs/modelfs/translate/texture/dds"
-	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+	"github.com/modelfs/modelfs/translate/texture/internal/testkit/texfix"
 )
 
 // TestAgainstPillow decodes random blocks of every compressed format, and every DDS file of

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/translate/texture/internal/texfix"
+	"github.com/modelfs/modelfs/translate/texture/internal/testkit/texfix"
 	"github.com/modelfs/modelfs/translate/texture/tga"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 )
 
 // The sweep over the sample and defect trees finds nothing refused; a broken model and texture

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/wc3"
 )

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
-	"github.com/modelfs/modelfs/internal/fixtures"
-	"github.com/modelfs/modelfs/internal/gltfvalidate"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
+	"github.com/modelfs/modelfs/internal/testkit/gltfvalidate"
 	_ "github.com/modelfs/modelfs/translate/all"
 	"github.com/modelfs/modelfs/translate/wc3/wc3test"
 	"github.com/modelfs/modelfs/vfs"

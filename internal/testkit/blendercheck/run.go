@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelfs/modelfs/internal/corpus"
+	"github.com/modelfs/modelfs/internal/testkit/corpus"
 )
 
 // Binary returns the Blender binary (MODELFS_BLENDER, else blender on PATH), or skips: under
