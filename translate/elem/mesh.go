@@ -73,52 +73,9 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 	m := &c.Meshes[mi]
 	nv := len(m.Positions)
 	me := meshExtra{Name: m.Name, Vertices: nv, Faces: len(m.Faces), BlendParts: len(m.Blend), SceneMeshes: []int{}}
-	lineOf := func(k string) int {
-		if l := m.Lines[k]; l > 0 {
-			return l
-		}
-		return m.Line
-	}
-	if m.VertexCount >= 0 && m.VertexCount != nv {
-		return me, b.failAt(lineOf("Positions"), "mesh %q: VertexCount=%d but Positions has %d entries", m.Name, m.VertexCount, nv)
-	}
-	if m.Lines["Normals"] > 0 && len(m.Normals) != nv {
-		return me, b.failAt(lineOf("Normals"), "mesh %q: %d normals for %d vertices", m.Name, len(m.Normals), nv)
-	}
-	if m.Lines["Diffuse"] > 0 && len(m.Colors) != nv {
-		return me, b.failAt(lineOf("Diffuse"), "mesh %q: %d vertex colours for %d vertices", m.Name, len(m.Colors), nv)
-	}
-	top := -1
-	for set := range m.UVs {
-		if !m.HasUV[set] {
-			continue
-		}
-		top = set
-		if len(m.UVs[set]) != nv {
-			return me, b.failAt(lineOf("UV"+string(rune('1'+set))), "mesh %q: UV set %d has %d entries for %d vertices", m.Name, set+1, len(m.UVs[set]), nv)
-		}
-	}
-	if m.FaceCount >= 0 && m.FaceCount != len(m.Faces) {
-		return me, b.failAt(max(m.FacesLine, m.Line), "mesh %q: FaceCount=%d but VertexIndices has %d faces", m.Name, m.FaceCount, len(m.Faces))
-	}
-	for f, face := range m.Faces {
-		for _, v := range face {
-			if int(v) >= nv {
-				return me, b.failAt(m.FacesLine+1+f, "mesh %q: face %d uses vertex %d, past the end (%d vertices)", m.Name, f, v, nv)
-			}
-		}
-	}
-	if m.HasAttrs && len(m.Attributes) != len(m.Faces) {
-		return me, b.failAt(m.AttrsLine, "mesh %q: %d Attributes for %d faces", m.Name, len(m.Attributes), len(m.Faces))
-	}
-	nMat := len(c.Materials)
-	for f, a := range m.Attributes {
-		if int(a) >= nMat && !(nMat == 0 && a == 0) {
-			return me, b.failAt(m.AttrsLine+1+f, "mesh %q: face %d uses material %d, past the end (%d materials)", m.Name, f, a, nMat)
-		}
-	}
-	if !m.HasAttrs && nMat > 1 {
-		b.warnf(m.Line, "mesh %q has no Attributes and its container %d materials; the first is used", m.Name, nMat)
+	top, err := b.checkMesh(c, m)
+	if err != nil {
+		return me, err
 	}
 	me.UVSets = top + 1
 	if nv == 0 || len(m.Faces) == 0 {
@@ -126,20 +83,90 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 		b.warnf(m.Line, "mesh %q has %d vertices and %d faces; left out", m.Name, nv, len(m.Faces))
 		return me, nil
 	}
+	pos, nrm, col, uvs, idx := b.vertexArrays(m, top)
+	skin, joints, weights, err := b.meshSkin(ci, m, pos, nrm)
+	if err != nil {
+		return me, err
+	}
+	base := scene.Mesh{Normals: nrm, Colors: col, UVs: uvs, Skin: skin, Joints: joints, Weights: weights}
+	name := m.Name
+	if name == "" {
+		name = fmt.Sprintf("%s#%d", c.Name, mi)
+	}
+	me.SceneMeshes = b.byMaterial(ci, m, base, name, pos, idx)
+	return me, nil
+}
 
-	// Vertex attributes in glTF's frame.
-	pos := make([][3]float32, nv)
+// meshLine is the line of mesh m's part k, or of the mesh when it does not say.
+func meshLine(m *Mesh, k string) int {
+	if l := m.Lines[k]; l > 0 {
+		return l
+	}
+	return m.Line
+}
+
+// checkMesh checks mesh m of container c against itself and c: counts, indices, UV sets and
+// material attributes. top is its highest UV set, -1 for none.
+func (b *builder) checkMesh(c *Container, m *Mesh) (top int, err error) {
+	nv := len(m.Positions)
+	if m.VertexCount >= 0 && m.VertexCount != nv {
+		return -1, b.failAt(meshLine(m, "Positions"), "mesh %q: VertexCount=%d but Positions has %d entries", m.Name, m.VertexCount, nv)
+	}
+	if m.Lines["Normals"] > 0 && len(m.Normals) != nv {
+		return -1, b.failAt(meshLine(m, "Normals"), "mesh %q: %d normals for %d vertices", m.Name, len(m.Normals), nv)
+	}
+	if m.Lines["Diffuse"] > 0 && len(m.Colors) != nv {
+		return -1, b.failAt(meshLine(m, "Diffuse"), "mesh %q: %d vertex colours for %d vertices", m.Name, len(m.Colors), nv)
+	}
+	top = -1
+	for set := range m.UVs {
+		if !m.HasUV[set] {
+			continue
+		}
+		top = set
+		if len(m.UVs[set]) != nv {
+			return -1, b.failAt(meshLine(m, "UV"+string(rune('1'+set))), "mesh %q: UV set %d has %d entries for %d vertices", m.Name, set+1, len(m.UVs[set]), nv)
+		}
+	}
+	if m.FaceCount >= 0 && m.FaceCount != len(m.Faces) {
+		return -1, b.failAt(max(m.FacesLine, m.Line), "mesh %q: FaceCount=%d but VertexIndices has %d faces", m.Name, m.FaceCount, len(m.Faces))
+	}
+	for f, face := range m.Faces {
+		for _, v := range face {
+			if int(v) >= nv {
+				return -1, b.failAt(m.FacesLine+1+f, "mesh %q: face %d uses vertex %d, past the end (%d vertices)", m.Name, f, v, nv)
+			}
+		}
+	}
+	if m.HasAttrs && len(m.Attributes) != len(m.Faces) {
+		return -1, b.failAt(m.AttrsLine, "mesh %q: %d Attributes for %d faces", m.Name, len(m.Attributes), len(m.Faces))
+	}
+	nMat := len(c.Materials)
+	for f, a := range m.Attributes {
+		if int(a) >= nMat && !(nMat == 0 && a == 0) {
+			return -1, b.failAt(m.AttrsLine+1+f, "mesh %q: face %d uses material %d, past the end (%d materials)", m.Name, f, a, nMat)
+		}
+	}
+	if !m.HasAttrs && nMat > 1 {
+		b.warnf(m.Line, "mesh %q has no Attributes and its container %d materials; the first is used", m.Name, nMat)
+	}
+	return top, nil
+}
+
+// vertexArrays returns mesh m's vertex attributes in glTF's frame, its UV sets up to top (a
+// missing one below top filled with zeros) and its triangles.
+func (b *builder) vertexArrays(m *Mesh, top int) (pos, nrm [][3]float32, col [][4]float32, uvs [][][2]float32, idx []uint32) {
+	nv := len(m.Positions)
+	pos = make([][3]float32, nv)
 	for i, p := range m.Positions {
 		pos[i] = b.convVec(p)
 	}
-	var nrm [][3]float32
 	if len(m.Normals) > 0 {
 		nrm = make([][3]float32, nv)
 		for i, n := range m.Normals {
 			nrm[i] = b.convVec(n)
 		}
 	}
-	var col [][4]float32
 	if len(m.Colors) > 0 {
 		col = slices.Clone(m.Colors)
 		big := false
@@ -147,7 +174,7 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 			big = big || cl[0] > 1 || cl[1] > 1 || cl[2] > 1 || cl[3] > 1
 		}
 		if big {
-			b.warnf(lineOf("Diffuse"), "mesh %q: vertex colours above 1 are read as 0…255", m.Name)
+			b.warnf(meshLine(m, "Diffuse"), "mesh %q: vertex colours above 1 are read as 0…255", m.Name)
 			for i := range col {
 				for k := range col[i] {
 					col[i][k] /= 255
@@ -155,7 +182,6 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 			}
 		}
 	}
-	var uvs [][][2]float32
 	for set := 0; set <= top; set++ {
 		if !m.HasUV[set] {
 			b.warnf(m.Line, "mesh %q: UV set %d is missing below set %d; filled with zeros", m.Name, set+1, top+1)
@@ -164,7 +190,7 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 		}
 		uvs = append(uvs, m.UVs[set])
 	}
-	idx := make([]uint32, 0, 3*len(m.Faces))
+	idx = make([]uint32, 0, 3*len(m.Faces))
 	for _, f := range m.Faces {
 		if b.mirror {
 			idx = append(idx, f[0], f[2], f[1])
@@ -172,18 +198,21 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 			idx = append(idx, f[0], f[1], f[2])
 		}
 	}
+	return pos, nrm, col, uvs, idx
+}
 
-	// Skinning.
-	skin := -1
-	var joints [][][4]uint16
-	var weights [][][4]float32
+// meshSkin binds mesh m of container ci to the container's skin: by its blend weights, or
+// whole to the one node its vertices are placed on (moving pos and nrm to the bind pose); skin
+// is -1 for neither.
+func (b *builder) meshSkin(ci int, m *Mesh, pos, nrm [][3]float32) (skin int, joints [][][4]uint16, weights [][][4]float32, err error) {
+	nv := len(m.Positions)
+	skin = -1
 	pal := &b.pals[ci]
 	switch {
 	case len(m.Blend) > 0:
-		var err error
 		joints, weights, err = b.influences(ci, m)
 		if err != nil {
-			return me, err
+			return -1, nil, nil, err
 		}
 		skin = b.skinOf(ci)
 	case pal.rigid >= 0:
@@ -193,7 +222,7 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 			for i, p := range pos {
 				pos[i] = transformPoint(g, p)
 				if !finite(float64(pos[i][0] + pos[i][1] + pos[i][2])) {
-					return me, b.failAt(lineOf("Positions"), "mesh %q: vertex %d leaves the float range when placed on its node", m.Name, i)
+					return -1, nil, nil, b.failAt(meshLine(m, "Positions"), "mesh %q: vertex %d leaves the float range when placed on its node", m.Name, i)
 				}
 			}
 			for i, n := range nrm {
@@ -208,13 +237,15 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 		}
 		skin = b.skinOf(ci)
 	}
+	return skin, joints, weights, nil
+}
 
-	base := scene.Mesh{Normals: nrm, Colors: col, UVs: uvs, Skin: skin, Joints: joints, Weights: weights}
-	name := m.Name
-	if name == "" {
-		name = fmt.Sprintf("%s#%d", c.Name, mi)
-	}
-	// Split by material.
+// byMaterial adds mesh m of container ci to the scene as base, split by material when its
+// faces use several, and returns the scene meshes it added.
+func (b *builder) byMaterial(ci int, m *Mesh, base scene.Mesh, name string, pos [][3]float32, idx []uint32) []int {
+	c := &b.f.Containers[ci]
+	nMat := len(c.Materials)
+	var added []int
 	attrs := m.Attributes
 	groups := []uint32{0}
 	if len(attrs) > 0 {
@@ -243,10 +274,10 @@ func (b *builder) mesh(ci, mi int) (meshExtra, error) {
 			b.warnf(m.Line, "mesh %q has a textured material but no UVs; given a zero UV set", m.Name)
 			sm.UVs = [][][2]float32{make([][2]float32, len(sm.Positions))}
 		}
-		me.SceneMeshes = append(me.SceneMeshes, len(b.s.Meshes))
+		added = append(added, len(b.s.Meshes))
 		b.s.Meshes = append(b.s.Meshes, sm)
 	}
-	return me, nil
+	return added
 }
 
 // subset narrows sm (sharing the whole mesh's arrays) to the faces with attribute g, keeping

@@ -489,76 +489,9 @@ func (b *builder) meshes() error {
 
 // mesh makes the mesh of submesh si drawn by the texture units us (lowest layer first).
 func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
-	m, v := b.m, b.m.View
-	vs, vc := int(sm.VertexStart), int(sm.VertexCount)
-	is, ic := int(sm.IndexStart), int(sm.IndexCount)
-	if vs+vc > len(v.Vertices) || is+ic > len(v.Indices) {
-		b.warn("submesh %d: vertices [%d, %d) of %d or triangles [%d, %d) of %d out of range; left out",
-			si, vs, vs+vc, len(v.Vertices), is, is+ic, len(v.Indices))
-		return nil, nil
-	}
-	ic -= ic % 3
-	tri := v.Indices[is : is+ic]
-	// The triangles index the view's vertex list; a submesh normally uses its own range of it.
-	local := slices.Grow(b.local[:0], vc) // mesh vertex → view vertex
-	indices := b.mem.Indices.Take(len(tri))
-	lo, hi := math.MaxInt, -1
-	for _, ix := range tri {
-		lo, hi = min(lo, int(ix)), max(hi, int(ix))
-	}
-	// Degenerate triangles (a vertex twice) cover nothing; importers drop them. Numbering the
-	// vertices is one-to-one, so they are found before or after it alike: with the submesh's
-	// own range, in the same pass.
-	kept := 0
-	switch {
-	case lo >= vs && hi < vs+vc, vs > 0 && hi < vc:
-		// Indices into the view's list inside the submesh's range, or relative to its first
-		// vertex.
-		for k := 0; k < vc; k++ {
-			local = append(local, vs+k)
-		}
-		off := uint32(0)
-		if lo >= vs && hi < vs+vc {
-			off = uint32(vs)
-		}
-		for k := 0; k+3 <= len(tri); k += 3 {
-			t := tri[k : k+3 : k+3]
-			a, b, c := uint32(t[0])-off, uint32(t[1])-off, uint32(t[2])-off
-			if a == b || b == c || a == c {
-				continue
-			}
-			d := indices[kept : kept+3 : kept+3]
-			d[0], d[1], d[2] = a, b, c
-			kept += 3
-		}
-	default:
-		seen := map[uint16]uint32{}
-		for k, ix := range tri {
-			if int(ix) >= len(v.Vertices) {
-				b.warn("submesh %d: triangle vertex %d of %d; left out", si, ix, len(v.Vertices))
-				return nil, nil
-			}
-			j, ok := seen[ix]
-			if !ok {
-				j = uint32(len(local))
-				seen[ix] = j
-				local = append(local, int(ix))
-			}
-			indices[k] = j
-		}
-		for k := 0; k+3 <= len(indices); k += 3 {
-			a, b, c := indices[k], indices[k+1], indices[k+2]
-			if a == b || b == c || a == c {
-				continue
-			}
-			indices[kept], indices[kept+1], indices[kept+2] = a, b, c
-			kept += 3
-		}
-	}
-	degenerate := (len(indices) - kept) / 3
-	indices = indices[:kept]
-	if len(indices) == 0 || len(local) == 0 {
-		b.warn("submesh %d has no triangles; left out", si)
+	v := b.m.View
+	local, indices, degenerate, ok := b.triangles(si, sm)
+	if !ok {
 		return nil, nil
 	}
 	// A face drawn from both sides is stored as two triangles over the same three vertices;
@@ -593,7 +526,98 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 		}
 		mesh.Extras["overlayMaterials"] = layers
 	}
-	useUV1 := b.s.Materials[mat].TexCoord == 1
+	if !b.vertices(si, mesh, local) {
+		return nil, nil
+	}
+	return mesh, nil
+}
+
+// triangles numbers the vertices submesh si's triangles use (local: mesh vertex → view
+// vertex) and returns its triangles over them, without the degenerate ones, which it counts;
+// ok is false when the submesh is left out, with a warning.
+func (b *builder) triangles(si int, sm *Submesh) (local []int, indices []uint32, degenerate int, ok bool) {
+	v := b.m.View
+	vs, vc := int(sm.VertexStart), int(sm.VertexCount)
+	is, ic := int(sm.IndexStart), int(sm.IndexCount)
+	if vs+vc > len(v.Vertices) || is+ic > len(v.Indices) {
+		b.warn("submesh %d: vertices [%d, %d) of %d or triangles [%d, %d) of %d out of range; left out",
+			si, vs, vs+vc, len(v.Vertices), is, is+ic, len(v.Indices))
+		return nil, nil, 0, false
+	}
+	ic -= ic % 3
+	tri := v.Indices[is : is+ic]
+	// The triangles index the view's vertex list; a submesh normally uses its own range of it.
+	local = slices.Grow(b.local[:0], vc) // mesh vertex → view vertex
+	indices = b.mem.Indices.Take(len(tri))
+	lo, hi := math.MaxInt, -1
+	for _, ix := range tri {
+		lo, hi = min(lo, int(ix)), max(hi, int(ix))
+	}
+	// Degenerate triangles (a vertex twice) cover nothing; importers drop them. Numbering the
+	// vertices is one-to-one, so they are found before or after it alike: with the submesh's
+	// own range, in the same pass.
+	kept := 0
+	switch {
+	case lo >= vs && hi < vs+vc, vs > 0 && hi < vc:
+		// Indices into the view's list inside the submesh's range, or relative to its first
+		// vertex.
+		for k := 0; k < vc; k++ {
+			local = append(local, vs+k)
+		}
+		off := uint32(0)
+		if lo >= vs && hi < vs+vc {
+			off = uint32(vs)
+		}
+		for k := 0; k+3 <= len(tri); k += 3 {
+			t := tri[k : k+3 : k+3]
+			a, b, c := uint32(t[0])-off, uint32(t[1])-off, uint32(t[2])-off
+			if a == b || b == c || a == c {
+				continue
+			}
+			d := indices[kept : kept+3 : kept+3]
+			d[0], d[1], d[2] = a, b, c
+			kept += 3
+		}
+	default:
+		seen := map[uint16]uint32{}
+		for k, ix := range tri {
+			if int(ix) >= len(v.Vertices) {
+				b.warn("submesh %d: triangle vertex %d of %d; left out", si, ix, len(v.Vertices))
+				return nil, nil, 0, false
+			}
+			j, ok := seen[ix]
+			if !ok {
+				j = uint32(len(local))
+				seen[ix] = j
+				local = append(local, int(ix))
+			}
+			indices[k] = j
+		}
+		for k := 0; k+3 <= len(indices); k += 3 {
+			a, b, c := indices[k], indices[k+1], indices[k+2]
+			if a == b || b == c || a == c {
+				continue
+			}
+			indices[kept], indices[kept+1], indices[kept+2] = a, b, c
+			kept += 3
+		}
+	}
+	degenerate = (len(indices) - kept) / 3
+	indices = indices[:kept]
+	if len(indices) == 0 || len(local) == 0 {
+		b.warn("submesh %d has no triangles; left out", si)
+		return nil, nil, 0, false
+	}
+	return local, indices, degenerate, true
+}
+
+// vertices fills mesh's vertex arrays from the model's vertices local names: positions,
+// normals, texture coordinates and, when the model has bones, joints and weights; ok is false
+// when the mesh is left out, with a warning.
+func (b *builder) vertices(si int, mesh *scene.Mesh, local []int) (ok bool) {
+	nv := len(local)
+	m, v := b.m, b.m.View
+	useUV1 := b.s.Materials[mesh.Material].TexCoord == 1
 	uv0 := b.mem.Vec2.Take(nv)
 	var uv1 [][2]float32
 	if useUV1 {
@@ -619,7 +643,7 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 		gv := int(v.Vertices[li])
 		if gv >= len(m.Vertices) {
 			b.warn("submesh %d: view vertex %d names vertex %d of %d; left out", si, li, gv, len(m.Vertices))
-			return nil, nil
+			return false
 		}
 		vx := &m.Vertices[gv]
 		mesh.Positions[k] = convPos(vx.Pos)
@@ -671,7 +695,7 @@ func (b *builder) mesh(si int, sm *Submesh, us []int) (*scene.Mesh, error) {
 	if badNormal > 0 {
 		b.warn("submesh %d: %d zero or non-finite normals replaced by +Y", si, badNormal)
 	}
-	return mesh, nil
+	return true
 }
 
 // triScratch holds repeatedTriangles' tables, kept from one mesh to the next.

@@ -119,50 +119,57 @@ func (b *builder) extras() {
 	if len(missing) > 0 {
 		ex["missingAnimFiles"] = missing
 	}
-	put := func(key string, n int, v any) {
-		if n > 0 {
-			ex[key] = v
-		}
-	}
+	b.lookExtras()
+	b.objectExtras()
+}
+
+// lookExtras records the model's texture slots and the tracks of its looks.
+func (b *builder) lookExtras() {
+	m, ex := b.m, b.s.Extras
 	var slots []scene.Extras
 	for i, t := range m.Textures {
 		if t.Type != 0 {
 			slots = append(slots, scene.Extras{"texture": i, "type": t.Type, "slot": TextureTypeName(t.Type), "source": slotNote(t.Type)})
 		}
 	}
-	put("textureSlots", len(slots), slots)
-	put("textureReplace", len(m.TextureReplace), m.TextureReplace)
-	put("textureCombinerCombos", len(m.TextureCombos), m.TextureCombos)
+	putSome(ex, "textureSlots", len(slots), slots)
+	putSome(ex, "textureReplace", len(m.TextureReplace), m.TextureReplace)
+	putSome(ex, "textureCombinerCombos", len(m.TextureCombos), m.TextureCombos)
 	var colors []scene.Extras
 	for i := range m.Colors {
 		colors = append(colors, scene.Extras{"color": trackInfo(&m.Colors[i].Color), "alpha": trackInfo(&m.Colors[i].Alpha)})
 	}
-	put("colors", len(colors), colors)
+	putSome(ex, "colors", len(colors), colors)
 	var weights []scene.Extras
 	for i := range m.TextureWeights {
 		weights = append(weights, trackInfo(&m.TextureWeights[i]))
 	}
-	put("textureWeights", len(weights), weights)
+	putSome(ex, "textureWeights", len(weights), weights)
 	var transforms []scene.Extras
 	for i := range m.TextureTransforms {
 		t := &m.TextureTransforms[i]
 		transforms = append(transforms, scene.Extras{"translation": trackInfo(&t.Translation), "rotation": trackInfo(&t.Rotation), "scale": trackInfo(&t.Scale)})
 	}
-	put("textureTransforms", len(transforms), transforms)
+	putSome(ex, "textureTransforms", len(transforms), transforms)
+}
+
+// objectExtras records the model's attachments, events, lights, cameras and emitters.
+func (b *builder) objectExtras() {
+	m, ex := b.m, b.s.Extras
 	var attachments []scene.Extras
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
 		attachments = append(attachments, scene.Extras{"id": a.ID, "name": attachmentName(a.ID), "bone": a.Bone, "node": b.nb + i,
 			"position": convPos(a.Pos), "animated": trackInfo(&a.Animated)})
 	}
-	put("attachments", len(attachments), attachments)
+	putSome(ex, "attachments", len(attachments), attachments)
 	var events []scene.Extras
 	for i := range m.Events {
 		e := &m.Events[i]
 		events = append(events, scene.Extras{"id": e.Ident, "data": e.Data, "bone": e.Bone, "position": convPos(e.Pos),
 			"globalSequence": e.Enabled.GlobalSeq, "times": keyTimes(&e.Enabled)})
 	}
-	put("events", len(events), events)
+	putSome(ex, "events", len(events), events)
 	var lights []scene.Extras
 	for i := range m.Lights {
 		l := &m.Lights[i]
@@ -176,7 +183,7 @@ func (b *builder) extras() {
 			"attenuationStart": trackInfo(&l.AttenuationStart), "attenuationEnd": trackInfo(&l.AttenuationEnd),
 			"visibility": trackInfo(&l.Visibility)})
 	}
-	put("lights", len(lights), lights)
+	putSome(ex, "lights", len(lights), lights)
 	var cameras []scene.Extras
 	for i := range m.Cameras {
 		c := &m.Cameras[i]
@@ -191,8 +198,8 @@ func (b *builder) extras() {
 		}
 		cameras = append(cameras, x)
 	}
-	put("cameras", len(cameras), cameras)
-	put("cameraLookup", len(m.CameraLookup), m.CameraLookup)
+	putSome(ex, "cameras", len(cameras), cameras)
+	putSome(ex, "cameraLookup", len(m.CameraLookup), m.CameraLookup)
 	var ribbons []scene.Extras
 	for i := range m.Ribbons {
 		r := &m.Ribbons[i]
@@ -206,7 +213,7 @@ func (b *builder) extras() {
 		}
 		ribbons = append(ribbons, x)
 	}
-	put("ribbonEmitters", len(ribbons), ribbons)
+	putSome(ex, "ribbonEmitters", len(ribbons), ribbons)
 	var particles []scene.Extras
 	for i := range m.Particles {
 		e := &m.Particles[i]
@@ -220,8 +227,15 @@ func (b *builder) extras() {
 			"emissionAreaLength": trackInfo(&e.EmissionAreaLen), "emissionAreaWidth": trackInfo(&e.EmissionAreaWidth),
 			"zSource": trackInfo(&e.ZSource), "enabled": trackInfo(&e.Enabled)})
 	}
-	put("particleEmitters", len(particles), particles)
+	putSome(ex, "particleEmitters", len(particles), particles)
 	if len(events)+len(lights)+len(cameras)+len(ribbons)+len(particles)+len(attachments) > 0 {
 		ex["objectNote"] = "positions of attachments, events, lights, cameras and emitters are in glTF axes (Y-up); bone numbers are node indices"
+	}
+}
+
+// putSome sets ex[key] to v when there are some (n > 0).
+func putSome(ex scene.Extras, key string, n int, v any) {
+	if n > 0 {
+		ex[key] = v
 	}
 }
