@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/cache"
-	"github.com/modelfs/modelfs/internal/mpq"
+	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -51,7 +51,7 @@ type ArchiveView struct {
 	uid    uint32
 	gid    uint32
 	perm   fs.FileMode // the read bits every archive file grants
-	arcs   []*mpq.Archive
+	arcs   []archive.Archive
 	files  []*os.File
 
 	refs  atomic.Int64 // front-end nodes holding the view (see Retain)
@@ -75,9 +75,9 @@ type arcDoc struct {
 // gameArchives are the archives of the game install Options.Game names, opened once.
 type gameArchives struct {
 	once sync.Once
-	arcs []*mpq.Archive
-	fs   *mpq.Chain // their merged tree, nil when there are none
-	key  string     // their identities
+	arcs []archive.Archive
+	fs   fs.FS  // their merged tree, nil when there are none
+	key  string // their identities
 	err  error
 }
 
@@ -89,7 +89,7 @@ func (t *Tree) game() (*gameArchives, error) {
 		if t.opt.Game == "" {
 			return
 		}
-		arcs, skipped, err := mpq.OpenGame(t.opt.Game, mpq.Options{ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
+		arcs, skipped, err := archive.OpenGame(t.opt.Game, archive.Options{ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
 		if err != nil {
 			g.err = fmt.Errorf("--game: %w", err)
 			return
@@ -106,7 +106,7 @@ func (t *Tree) game() (*gameArchives, error) {
 		g.arcs = arcs
 		g.key = string(h.Sum(nil))
 		if len(g.arcs) > 0 {
-			g.fs = mpq.NewChain(g.arcs)
+			g.fs = archive.Merge(g.arcs)
 		}
 	})
 	return g, g.err
@@ -123,13 +123,13 @@ type archiveViews struct {
 // IsArchive reports whether the entry rel of the tree, whose Lstat is fi, is an archive shown
 // as a folder.
 func (t *Tree) IsArchive(rel string, fi fs.FileInfo) bool {
-	return t.opt.Archives != ArchivesOff && fi.Mode().IsRegular() && mpq.IsArchiveName(rel)
+	return t.opt.Archives != ArchivesOff && fi.Mode().IsRegular() && archive.IsArchiveName(rel)
 }
 
 // listedAsArchive reports whether a listing shows the regular file rel as an archive's folder:
 // by its name, unless it could not be opened as one (then it is shown as the file it is).
 func (t *Tree) listedAsArchive(rel string) bool {
-	if t.opt.Archives == ArchivesOff || !mpq.IsArchiveName(rel) {
+	if t.opt.Archives == ArchivesOff || !archive.IsArchiveName(rel) {
 		return false
 	}
 	t.archives.mu.Lock()
@@ -146,7 +146,7 @@ func (t *Tree) MergedArchives() []string {
 	default:
 		return nil
 	}
-	names, err := mpq.GameArchives(t.src)
+	names, err := archive.GameArchives(t.src)
 	if err != nil || len(names) == 0 {
 		return nil
 	}
@@ -281,7 +281,7 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 			v.close()
 			return nil, err
 		}
-		a, err := mpq.Open(f, st.Size(), mpq.Options{Name: rel, ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
+		a, err := archive.Open(f, st.Size(), archive.Options{Name: rel, ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
 		if err != nil {
 			f.Close()
 			v.close()
@@ -290,14 +290,10 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 		v.arcs = append(v.arcs, a)
 		v.files = append(v.files, f)
 	}
-	if len(v.arcs) == 1 {
-		v.fsys = v.arcs[0]
-	} else {
-		v.fsys = mpq.NewChain(v.arcs)
-	}
+	v.fsys = archive.Merge(v.arcs)
 	v.lookup = v.fsys
 	if game.fs != nil {
-		v.lookup = mpq.Layers{v.fsys, game.fs}
+		v.lookup = archive.Layers{v.fsys, game.fs}
 	}
 	return v, nil
 }

@@ -13,7 +13,8 @@ import (
 	"syscall"
 
 	"github.com/modelfs/modelfs/cache"
-	"github.com/modelfs/modelfs/internal/mpq"
+	"github.com/modelfs/modelfs/internal/archive"
+	_ "github.com/modelfs/modelfs/internal/archive/all" // the archive formats and games
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -50,8 +51,8 @@ func Open(src string, opt Options) (*Tree, error) {
 
 // SplitSource splits a SRC given to a front end into the folder to open as the tree and, when
 // SRC is an archive file, the archive's name in it: its members are then the whole tree shown.
-func SplitSource(src string) (dir, archive string) {
-	if st, err := os.Stat(src); err == nil && st.Mode().IsRegular() && mpq.IsArchiveName(src) {
+func SplitSource(src string) (dir, arc string) {
+	if st, err := os.Stat(src); err == nil && st.Mode().IsRegular() && archive.IsArchiveName(src) {
 		return filepath.Dir(src), filepath.Base(src)
 	}
 	return src, ""
@@ -217,7 +218,7 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 	}
 	return t.withVirtual(ents, func(e fs.DirEntry) (Entry, bool) {
 		entry := Entry{Name: e.Name(), Type: e.Type()}
-		if e.Type().IsRegular() && mpq.IsArchiveName(e.Name()) { // the name first: no join per entry
+		if e.Type().IsRegular() && archive.IsArchiveName(e.Name()) { // the name first: no join per entry
 			entry.Archive = t.listedAsArchive(path.Join(rel, e.Name()))
 		}
 		return entry, e.Type().IsRegular() || t.linkToSource(rel, e)

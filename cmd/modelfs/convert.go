@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/modelfs/modelfs/internal/mpq"
+	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/translate/scene"
@@ -45,8 +45,8 @@ func checkDecoderOptions(kv map[string]string) error {
 type opened struct {
 	src  codec.Source
 	root *os.Root // the folder it lies in; nil for a member of an archive
-	arc  *mpq.Archive
-	game []*mpq.Archive // --game's archives
+	arc  archive.Archive
+	game []archive.Archive // --game's archives
 }
 
 func (o *opened) Close() {
@@ -66,11 +66,11 @@ func (o *opened) Close() {
 // (Data/patch.MPQ/Creature/Rabbit/Rabbit.m2) names a member, whose companions are looked up
 // in the same archive.
 func openModel(in, rootDir, game string, listfiles []string) (*opened, error) {
-	if archive, member, ok := splitArchivePath(in); ok {
+	if arc, member, ok := splitArchivePath(in); ok {
 		if rootDir != "" {
 			return nil, &usageError{"--root does not apply to a model inside an archive: its root is the archive's"}
 		}
-		a, err := openArchive(archive, listfiles)
+		a, err := openArchive(arc, listfiles)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +86,7 @@ func openModel(in, rootDir, game string, listfiles []string) (*opened, error) {
 				o.Close()
 				return nil, err
 			}
-			lookup = mpq.Layers{a, mpq.NewChain(o.game)}
+			lookup = archive.Layers{a, archive.Merge(o.game)}
 		}
 		o.src = codec.Source{Name: member, Data: data, FS: lookup}
 		return o, nil

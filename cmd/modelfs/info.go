@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/internal/mpq"
 
 	"github.com/modelfs/modelfs/translate"
@@ -23,14 +24,17 @@ type infoCmd struct {
 
 // Run prints the summary.
 func (c *infoCmd) Run(e *env) error {
-	if st, err := os.Stat(string(c.In)); err == nil && st.Mode().IsRegular() && mpq.IsArchiveName(string(c.In)) {
+	if st, err := os.Stat(string(c.In)); err == nil && st.Mode().IsRegular() && archive.IsArchiveName(string(c.In)) {
 		a, err := openArchive(string(c.In), c.ListFiles)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
 		if c.JSON {
-			return writeJSON(e, archiveSummary(string(c.In), a))
+			if m, ok := archive.Unwrap(a).(*mpq.Archive); ok {
+				return writeJSON(e, archiveSummary(string(c.In), m))
+			}
+			return writeJSON(e, otherSummary(string(c.In), a))
 		}
 		printArchive(e, string(c.In), a)
 		return nil

@@ -34,7 +34,7 @@ var (
 	isTree     = func(p string) bool { return p == "vfs" }
 	isFrontEnd = func(p string) bool { return p == "vfs/fusefs" || p == "vfs/davfs" || under(p, "cmd") }
 	// Sources: the archive readers a tree is served from.
-	isSource  = func(p string) bool { return !isKit(p) && under(p, "internal/mpq") }
+	isSource  = func(p string) bool { return !isKit(p) && underAny(p, "internal/mpq", "internal/archive") }
 	isProduct = func(p string) bool { return !isKit(p) && p != "internal/codecheck" }
 )
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/internal/mpq"
 	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
 	"github.com/modelfs/modelfs/translate"
@@ -107,7 +108,7 @@ func TestChain(t *testing.T) {
 var (
 	_ codec.FoldFS = (*mpq.Archive)(nil)
 	_ codec.FoldFS = (*mpq.Chain)(nil)
-	_ codec.FoldFS = mpq.Layers(nil)
+	_ codec.FoldFS = archive.Layers(nil)
 )
 
 // IsArchiveName is asked of every entry of every listing: it must not allocate.

@@ -1,4 +1,4 @@
-package mpq
+package archive
 
 import (
 	"errors"

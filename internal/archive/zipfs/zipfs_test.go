@@ -1,0 +1,121 @@
+package zipfs_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io/fs"
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	"github.com/modelfs/modelfs/internal/archive"
+	"github.com/modelfs/modelfs/internal/archive/zipfs"
+)
+
+// zipOf returns a zip archive of the files, deflated, in the order given.
+func zipOf(t testing.TB, files ...[2]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, f := range files {
+		fw, err := w.Create(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(f[1]))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A zip opens through the registry by its content, whatever its name, as a tree: folders,
+// members, names found whatever their case, and what fstest asks of any fs.FS.
+func TestZip(t *testing.T) {
+	data := zipOf(t, [2]string{"Units/Crate.mdx", "model"}, [2]string{"Textures/Crate.BLP", "texture"}, [2]string{"readme.txt", "hi"})
+	a, err := archive.Open(bytes.NewReader(data), int64(len(data)), archive.Options{Name: "Mods/Pack.w3mod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := a.(archive.Formatted); !ok || f.FormatName() != "zip" || a.Name() != "Mods/Pack.w3mod" {
+		t.Fatalf("opened as %T named %q", a, a.Name())
+	}
+	if err := fstest.TestFS(a, "Units/Crate.mdx", "Textures/Crate.BLP", "readme.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := a.ReadFile("Units/Crate.mdx"); err != nil || string(b) != "model" {
+		t.Errorf("ReadFile = %q, %v", b, err)
+	}
+	for name, want := range map[string]string{"textures/crate.blp": "Textures/Crate.BLP", "Units/Crate.mdx": "Units/Crate.mdx", "UNITS": "Units"} {
+		if got, ok := a.FindFold(name); !ok || got != want {
+			t.Errorf("FindFold(%q) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+	if _, ok := a.FindFold("../x"); ok {
+		t.Error("FindFold took a name leaving the archive")
+	}
+	if !archive.IsArchiveName("Pack.ZIP") || !archive.IsArchiveName("x.w3mod") || archive.IsArchiveName("Pack.zip.json") {
+		t.Error("IsArchiveName does not know zip's names")
+	}
+}
+
+// A member whose header claims more than MaxMember is refused before anything is allocated,
+// and one whose bytes are damaged is an error, not bytes.
+func TestZipHostile(t *testing.T) {
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	fw, err := w.CreateRaw(&zip.FileHeader{Name: "huge.bin", Method: zip.Store, CompressedSize64: 4, UncompressedSize64: zipfs.MaxMember + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write([]byte("abcd"))
+	w.Close()
+	a, err := archive.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), archive.Options{Name: "h.zip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ReadFile("huge.bin"); err == nil {
+		t.Error("a member claiming more than MaxMember was read")
+	}
+
+	data := zipOf(t, [2]string{"a.txt", "some text that deflates"})
+	i := bytes.Index(data, []byte("a.txt")) + len("a.txt") + 2 // into the deflated bytes
+	data[i] ^= 0xff
+	if a, err := archive.Open(bytes.NewReader(data), int64(len(data)), archive.Options{Name: "d.zip"}); err == nil {
+		if b, err := a.ReadFile("a.txt"); err == nil {
+			t.Errorf("a damaged member read as %q", b)
+		}
+	}
+	if _, err := archive.Open(bytes.NewReader([]byte("PK\x03\x04 not really")), 16, archive.Options{Name: "x.zip"}); err == nil {
+		t.Error("a truncated zip opened")
+	}
+	if _, err := archive.Open(bytes.NewReader([]byte("plain text")), 10, archive.Options{Name: "x.txt"}); !errors.Is(err, archive.ErrUnknown) {
+		t.Errorf("plain text: %v, want ErrUnknown", err)
+	}
+}
+
+// FuzzZip opens arbitrary bytes as a zip and reads every member: errors, never a panic or an
+// allocation beyond MaxMember.
+func FuzzZip(f *testing.F) {
+	f.Add(zipOf(f, [2]string{"Units/Crate.mdx", "model"}, [2]string{"a/b/c.txt", "x"}))
+	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := archive.Open(bytes.NewReader(data), int64(len(data)), archive.Options{Name: "f.zip"})
+		if err != nil {
+			return
+		}
+		var names []string
+		fs.WalkDir(a, ".", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				names = append(names, p)
+			}
+			return nil
+		})
+		for _, n := range slices.Clip(names) {
+			a.ReadFile(n)
+			a.FindFold(n)
+		}
+	})
+}
