@@ -125,7 +125,7 @@ func newOracle(t *testing.T, src string) *oracle {
 		t.Fatal(err)
 	}
 	t.Cleanup(tree.Close)
-	return &oracle{t: t, src: src, fs: &fileSystem{tree: tree}, tree: tree}
+	return &oracle{t: t, src: src, fs: &fileSystem{shown: tree.Shown(nil)}, tree: tree}
 }
 
 func (o *oracle) bytes(rel string) []byte {
@@ -143,9 +143,9 @@ func (o *oracle) bytes(rel string) []byte {
 		o.t.Errorf("%s: %v", rel, err)
 		return nil
 	}
-	f, err := it.open(context.Background())
+	f, err := open(context.Background(), it)
 	if err != nil {
-		it.release()
+		it.Release()
 		o.t.Errorf("%s: %v", rel, err)
 		return nil
 	}

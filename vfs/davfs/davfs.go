@@ -22,7 +22,6 @@ import (
 
 	"golang.org/x/net/webdav"
 
-	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -36,7 +35,7 @@ type Handler struct {
 // New returns the handler serving tree, whose top is the view top (nil for SRC's folder: see
 // vfs.Tree.Top). It logs what fails on the tree's logger.
 func New(tree *vfs.Tree, top *vfs.ArchiveView) *Handler {
-	h := &Handler{fs: &fileSystem{tree: tree, top: top}, log: tree.Options().Logger}
+	h := &Handler{fs: &fileSystem{shown: tree.Shown(top)}, log: tree.Options().Logger}
 	h.dav = &webdav.Handler{
 		FileSystem: h.fs,
 		LockSystem: webdav.NewMemLS(), // never reached: LOCK is refused before
@@ -113,36 +112,36 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // folder's HTML index.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	it, err := h.fs.resolve(ctx, r.URL.Path)
+	n, err := h.fs.resolve(ctx, r.URL.Path)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if it.dir {
-		defer it.release()
+	if n.IsDir() {
+		defer n.Release()
 		if !strings.HasSuffix(r.URL.Path, "/") {
 			// The cleaned path: "//Units/" would be read as the host Units.
 			http.Redirect(w, r, (&url.URL{Path: path.Clean("/"+r.URL.Path) + "/"}).EscapedPath(), http.StatusMovedPermanently)
 			return
 		}
-		if err := it.readable(ctx); err != nil {
+		if err := n.Readable(ctx); err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		h.index(w, r, it)
+		h.index(w, r, n)
 		return
 	}
-	f, err := it.open(ctx)
+	f, err := open(ctx, n)
 	if err != nil {
-		it.release()
+		n.Release()
 		h.fail(w, r, err)
 		return
 	}
 	defer f.Close()
-	w.Header().Set("ETag", f.fi.etag)
-	w.Header().Set("Content-Type", contentType(f.fi.name))
-	boundRanges(r, f.fi.size)
-	http.ServeContent(w, r, f.fi.name, f.fi.mtime, f)
+	w.Header().Set("ETag", f.fi.a.Tag)
+	w.Header().Set("Content-Type", contentType(f.fi.a.Name))
+	boundRanges(r, f.fi.a.Size)
+	http.ServeContent(w, r, f.fi.a.Name, f.fi.a.MTime, f)
 }
 
 var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
@@ -158,18 +157,9 @@ var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 // index writes a folder's listing as a plain HTML page: names, sizes and times. A document's
 // size shows when a cache knows it, else a dash: documents are made when read, not to draw a
 // page.
-func (h *Handler) index(w http.ResponseWriter, r *http.Request, it *item) {
+func (h *Handler) index(w http.ResponseWriter, r *http.Request, n *vfs.Node) {
 	type row struct{ Href, Name, Size, Time string }
-	var ents []vfs.Entry
-	var err error
-	if it.view != nil {
-		ents, err = it.view.List(it.rel)
-	} else if d, e := h.fs.tree.OpenDir(it.rel); e != nil {
-		err = e
-	} else {
-		ents, err = h.fs.tree.List(d, it.rel)
-		d.Close()
-	}
+	ents, err := n.Entries()
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -182,21 +172,21 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request, it *item) {
 		}
 		if e.Virtual {
 			ro.Size = "—"
-			if size, ok := h.fs.knownSize(it, e.Name); ok {
+			if size, ok := n.KnownSize(e.Name); ok {
 				ro.Size = fmt.Sprint(size)
 			}
 		} else {
-			if child, err := h.fs.resolveChild(it, e.Name); err == nil {
-				if fi, err := child.stat(r.Context(), false); err == nil {
-					if fi.IsDir() {
+			if child, err := n.Child(e.Name); err == nil {
+				if a, err := child.Stat(r.Context(), false); err == nil {
+					if a.Mode.IsDir() {
 						ro.Href += "/"
 						ro.Name += "/"
 					} else {
-						ro.Size = fmt.Sprint(fi.Size())
+						ro.Size = fmt.Sprint(a.Size)
 					}
-					ro.Time = fi.ModTime().UTC().Format(time.DateTime)
+					ro.Time = a.MTime.UTC().Format(time.DateTime)
 				}
-				child.release()
+				child.Release()
 			}
 		}
 		rows = append(rows, ro)
@@ -209,7 +199,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request, it *item) {
 		Title   string
 		Parent  bool
 		Entries []row
-	}{"Index of " + it.name, it.name != "/", rows})
+	}{"Index of " + n.Path(), n.Path() != "/", rows})
 }
 
 // fail answers a request that failed with err: the one place where errors become HTTP
@@ -236,7 +226,7 @@ func Status(err error) int {
 	switch {
 	case errors.As(err, &te) && errors.Is(te.Err, fs.ErrPermission):
 		return http.StatusForbidden
-	case errors.Is(err, codec.ErrTooLarge):
+	case errors.Is(err, vfs.ErrTooLarge):
 		return http.StatusInsufficientStorage
 	case errors.As(err, &te):
 		return http.StatusInternalServerError
