@@ -492,3 +492,67 @@ func (n *Node) KnownSize(name string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// VirtualChild resolves the virtual document name of the folder n, which Entries listed as
+// virtual, without looking for an entry of that name first.
+func (n *Node) VirtualChild(name string) (*Node, error) {
+	child := &Node{s: n.s, name: path.Join(n.name, name), view: n.view, rel: n.rel, fi: n.fi, dir: true, public: n.public}
+	if child.view != nil {
+		child.view.Retain()
+	}
+	if err := child.virtual(name); err != nil {
+		child.Release()
+		return nil, notExist(child.name)
+	}
+	return child, nil
+}
+
+// Known returns the size and time of the document n when a cache knows them without
+// translating, and its kind was made (not a document saying why it was not).
+func (n *Node) Known() (size int64, mtime time.Time, ok bool) {
+	if n.kind == "" {
+		return 0, time.Time{}, false
+	}
+	if n.view != nil {
+		size, ok := n.view.KnownSize(n.rel, n.kind)
+		return size, n.view.ModTime(), ok && n.view.Shown(n.rel, n.kind) == nil
+	}
+	t := n.s.t
+	fi, err := t.SourceInfo(n.rel)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	v := t.Current(n.rel, fi)
+	if v == nil || !v.Has(n.kind) || v.Shown(n.rel, n.kind) != nil {
+		return 0, time.Time{}, false
+	}
+	return v.Size(n.kind), time.Unix(0, max(fi.ModTime().UnixNano(), v.ModTime())), true
+}
+
+// Made returns the document n and its time, as made: a kind that failed is its error, not
+// the document the mount shows in its place.
+func (n *Node) Made(ctx context.Context) (Doc, time.Time, error) {
+	if n.kind == "" {
+		return Doc{}, time.Time{}, &fs.PathError{Op: "read", Path: n.name, Err: errors.New("not a document")}
+	}
+	if n.view != nil {
+		data, err := n.view.Document(ctx, n.rel, n.kind)
+		if err == nil {
+			err = n.view.Shown(n.rel, n.kind)
+		}
+		return data, n.view.ModTime(), err
+	}
+	t := n.s.t
+	fi, err := t.SourceInfo(n.rel)
+	if err != nil {
+		return Doc{}, time.Time{}, err
+	}
+	v, data, err := t.Document(ctx, n.rel, fi, n.kind, NeedBytes)
+	if err == nil {
+		err = v.Shown(n.rel, n.kind)
+	}
+	if err != nil {
+		return Doc{}, time.Time{}, err
+	}
+	return data, time.Unix(0, max(fi.ModTime().UnixNano(), v.ModTime())), nil
+}

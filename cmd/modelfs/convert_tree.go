@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +17,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -28,10 +25,8 @@ import (
 
 // treeDoc is one document to write.
 type treeDoc struct {
-	out  string           // its path under the output folder, slash-separated
-	src  string           // its source, in the tree or in view
-	kind translate.Kind   //
-	view *vfs.ArchiveView // the archive the source is in, or nil
+	out  string    // its path under the output folder, slash-separated
+	node *vfs.Node // the document in the tree shown
 }
 
 // treeConvert walks a tree and writes its documents.
@@ -94,11 +89,17 @@ func (c *convertCmd) runTree(e *env) error {
 	if err != nil {
 		return err
 	}
-	if top != nil {
-		err = w.walkArchive(top, ".", "")
-	} else {
-		err = w.walkDir(".")
+	root, err := tree.Shown(top).Resolve("/", false)
+	if err != nil {
+		return err
 	}
+	err = w.walk(root)
+	root.Release()
+	defer func() {
+		for _, d := range w.docs {
+			d.node.Release()
+		}
+	}()
 	if err != nil {
 		return err
 	}
@@ -162,54 +163,30 @@ func (c *convertCmd) runTree(e *env) error {
 	return nil
 }
 
-// walkDir lists the documents of the tree's folder rel and of its subfolders and archives.
-// Symlinks to folders are not followed (a loop would never end); a symlink to a model is
-// translated as the mount does.
-func (w *treeConvert) walkDir(rel string) error {
-	dir, err := w.tree.OpenDir(rel)
-	if err != nil {
-		return err
-	}
-	ents, err := w.tree.List(dir, rel)
-	dir.Close()
+// walk lists the documents of the folder n and of its subfolders and archives. Symlinks to
+// folders are not followed (a loop would never end); a symlink to a model is translated as the
+// mount does.
+func (w *treeConvert) walk(n *vfs.Node) error {
+	ents, err := n.Entries()
 	if err != nil {
 		return err
 	}
 	for _, e := range ents {
-		p := path.Join(rel, e.Name)
 		switch {
 		case e.Virtual:
-			srcName, kind, _ := w.tree.Virtual(e.Name)
-			w.docs = append(w.docs, treeDoc{out: p, src: path.Join(rel, srcName), kind: kind})
-		case e.Archive:
-			if v, err := w.tree.OpenArchive(p); err == nil {
-				if err := w.walkArchive(v, ".", p); err != nil {
-					return err
-				}
+			if d, err := n.VirtualChild(e.Name); err == nil {
+				w.docs = append(w.docs, treeDoc{out: strings.TrimPrefix(d.Path(), "/"), node: d})
 			}
-		case e.Type.IsDir():
-			if err := w.walkDir(p); err != nil {
-				return err
+		case e.Archive, e.Type.IsDir():
+			child, err := n.Child(e.Name)
+			if err != nil {
+				continue // gone since the listing
 			}
-		}
-	}
-	return nil
-}
-
-// walkArchive lists the documents of the folder rel of an archive shown at prefix.
-func (w *treeConvert) walkArchive(v *vfs.ArchiveView, rel, prefix string) error {
-	ents, err := v.List(rel)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		p := path.Join(rel, e.Name)
-		switch {
-		case e.Virtual:
-			srcName, kind, _ := w.tree.Virtual(e.Name)
-			w.docs = append(w.docs, treeDoc{out: path.Join(prefix, p), src: path.Join(rel, srcName), kind: kind, view: v})
-		case e.Type.IsDir():
-			if err := w.walkArchive(v, p, prefix); err != nil {
+			if child.IsDir() { // an archive that cannot be opened is the plain file it is
+				err = w.walk(child)
+			}
+			child.Release()
+			if err != nil {
 				return err
 			}
 		}
@@ -224,12 +201,12 @@ func (w *treeConvert) walkArchive(v *vfs.ArchiveView, rel, prefix string) error 
 // newest of the source and of everything its translation read.
 func (w *treeConvert) write(ctx context.Context, d treeDoc) (bool, error) {
 	dst := filepath.Join(w.dest, filepath.FromSlash(d.out))
-	size, mtime, known := w.known(d)
+	size, mtime, known := d.node.Known()
 	old, err := os.Stat(dst)
 	if known && err == nil && old.Size() == size && old.ModTime().Equal(mtime) {
 		return false, nil
 	}
-	data, mtime, err := w.document(ctx, d)
+	data, mtime, err := d.node.Made(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -248,54 +225,6 @@ func (w *treeConvert) write(ctx context.Context, d treeDoc) (bool, error) {
 		return false, err
 	}
 	return true, os.Chtimes(dst, mtime, mtime)
-}
-
-// known returns the size and time of the document d when a cache knows them without
-// translating.
-func (w *treeConvert) known(d treeDoc) (int64, time.Time, bool) {
-	if d.view != nil {
-		size, ok := d.view.KnownSize(d.src, d.kind)
-		return size, d.view.ModTime(), ok && d.view.Shown(d.src, d.kind) == nil
-	}
-	fi, err := w.tree.SourceInfo(d.src)
-	if err != nil {
-		return 0, time.Time{}, false
-	}
-	v := w.tree.Current(d.src, fi)
-	if v == nil || !v.Has(d.kind) || v.Shown(d.src, d.kind) != nil {
-		return 0, time.Time{}, false
-	}
-	return v.Size(d.kind), versionTime(fi, v), true
-}
-
-// document makes the document d, returning its bytes and time.
-func (w *treeConvert) document(ctx context.Context, d treeDoc) (vfs.Doc, time.Time, error) {
-	// A failed kind's document saying why is the mount's; convert writes only what was made.
-	if d.view != nil {
-		data, err := d.view.Document(ctx, d.src, d.kind)
-		if err == nil {
-			err = d.view.Shown(d.src, d.kind)
-		}
-		return data, d.view.ModTime(), err
-	}
-	fi, err := w.tree.SourceInfo(d.src)
-	if err != nil {
-		return vfs.Doc{}, time.Time{}, err
-	}
-	v, data, err := w.tree.Document(ctx, d.src, fi, d.kind, vfs.NeedBytes)
-	if err == nil {
-		err = v.Shown(d.src, d.kind)
-	}
-	if err != nil {
-		return vfs.Doc{}, time.Time{}, err
-	}
-	return data, versionTime(fi, v), nil
-}
-
-// versionTime is the time the mount shows for a document: the newest of the source's and of
-// every file its translation read.
-func versionTime(fi fs.FileInfo, v *vfs.Version) time.Time {
-	return time.Unix(0, max(fi.ModTime().UnixNano(), v.ModTime()))
 }
 
 // progress shows how far convert -r is: a bar on a terminal, else a line at every tenth done
