@@ -290,7 +290,11 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 		v.arcs = append(v.arcs, a)
 		v.files = append(v.files, f)
 	}
-	v.fsys = archive.Merge(v.arcs)
+	if len(v.arcs) == 1 {
+		v.fsys = v.arcs[0]
+	} else {
+		v.fsys = archive.Merge(v.arcs)
+	}
 	v.lookup = v.fsys
 	if game.fs != nil {
 		v.lookup = archive.Layers{v.fsys, game.fs}
@@ -587,7 +591,7 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 		png, err := translate.ConvertTexture(src, data)
 		put(translate.PNG, png, err)
 	default:
-		source := codec.Source{Name: src, Data: data, FS: v.lookup, Options: v.t.opt.DecoderOptions}
+		source := codec.Source{Name: src, Data: data, FS: limited{v.lookup, v.t}, Options: v.t.opt.DecoderOptions}
 		s, ft, derr := translate.Decode(source)
 		if ft != nil {
 			format = ft.Name
@@ -724,4 +728,35 @@ func (v *ArchiveView) readMember(src string) ([]byte, error) {
 // memberWarning logs what is wrong in an archive member read all the same (once per member).
 func (t *Tree) memberWarning(err error) {
 	t.opt.Logger.Warn("archive member read despite a defect", "err", err)
+}
+
+// limited is an archive's tree as a translation reads it: a file larger than a source may be
+// (Options.MaxSourceSize) is refused before it is read, as in a folder, whatever size a
+// hostile archive's header claims.
+type limited struct {
+	fsys fs.FS
+	t    *Tree
+}
+
+func (l limited) Open(name string) (fs.File, error)          { return l.fsys.Open(name) }
+func (l limited) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(l.fsys, name) }
+func (l limited) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(l.fsys, name) }
+
+func (l limited) ReadFile(name string) ([]byte, error) {
+	fi, err := fs.Stat(l.fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.t.checkSize(name, fi.Size()); err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(l.fsys, name)
+}
+
+// FindFold resolves name as the archive's tree does (every archive's tree has FindFold).
+func (l limited) FindFold(name string) (string, bool) {
+	if f, ok := l.fsys.(codec.FoldFS); ok {
+		return f.FindFold(name)
+	}
+	return "", false
 }

@@ -197,13 +197,14 @@ func Unwrap(a Archive) Archive {
 }
 
 // Merge shows arcs, in load order, as one tree: by their format's Merge when they share one
-// that has it, else each name from the last archive that has it.
+// that has it (even a single archive: a game's one archive is merged as a game's many are),
+// else each name from the last archive that has it.
 func Merge(arcs []Archive) fs.FS {
+	if f, ok := formatOf(arcs); ok && f.Merge != nil {
+		return f.Merge(arcs) // even one: its Merge may hide what a patch deletes, say
+	}
 	if len(arcs) == 1 {
 		return arcs[0]
-	}
-	if f, ok := formatOf(arcs); ok && f.Merge != nil {
-		return f.Merge(arcs)
 	}
 	l := make(Layers, len(arcs))
 	for i, a := range arcs {

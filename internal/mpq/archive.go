@@ -425,12 +425,5 @@ func (a *Archive) Close() error {
 	return a.closer.Close()
 }
 
-// IsArchiveName reports whether a file name is one modelfs opens as an MPQ archive. It does
-// not allocate: directory listings ask it of every entry.
-func IsArchiveName(name string) bool {
-	ext := path.Ext(name)
-	return strings.EqualFold(ext, ".mpq") || strings.EqualFold(ext, ".w3x") || strings.EqualFold(ext, ".w3m")
-}
-
 // Name is the archive's path, as Options.Name gave it.
 func (a *Archive) Name() string { return a.opts.Name }

@@ -62,6 +62,12 @@ func TestZipMounted(t *testing.T) {
 				}
 			}
 		}
+		for _, rel := range rels { // the members themselves, byte for byte
+			want, _ := os.ReadFile(filepath.Join(sample, filepath.FromSlash(rel)))
+			if got, err := os.ReadFile(m.path(arc + "/" + rel)); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s/%s: %d bytes, %v; the file has %d", arc, rel, len(got), err, len(want))
+			}
+		}
 		png, err := os.ReadFile(m.path(arc + "/Textures/Crate.blp.png"))
 		blp, _ := os.ReadFile(filepath.Join(sample, "Textures", "Crate.blp"))
 		want, werr := translate.ConvertTexture("Textures/Crate.blp", blp)

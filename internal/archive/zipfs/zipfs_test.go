@@ -4,7 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
+	"runtime"
 	"slices"
 	"testing"
 	"testing/fstest"
@@ -61,6 +63,60 @@ func TestZip(t *testing.T) {
 	}
 }
 
+// A zip written carelessly still lists: the same name twice (the later shown), "./" and
+// backslashed names, a member and a folder of one name (the folder); a name leaving the
+// archive is left out. Members read at any offset, stored or deflated.
+func TestZipCareless(t *testing.T) {
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	add := func(name, body string, method uint16) {
+		fw, err := w.CreateHeader(&zip.FileHeader{Name: name, Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(body))
+	}
+	add("Units/a.txt", "old", zip.Deflate)
+	add("Units/a.txt", "new", zip.Deflate)
+	add("./Units/b.txt", "b", zip.Store)
+	add(`Textures\c.txt`, "c", zip.Deflate)
+	add("../evil.txt", "evil", zip.Store)
+	add("x", "a file", zip.Store)
+	add("x/y.txt", "y", zip.Store)
+	add("stored.bin", "0123456789", zip.Store)
+	w.Close()
+	a, err := archive.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), archive.Options{Name: "c.zip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fstest.TestFS(a, "Units/a.txt", "Units/b.txt", "Textures/c.txt", "x/y.txt", "stored.bin"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"Units/a.txt": "new", "Units/b.txt": "b", "Textures/c.txt": "c", "x/y.txt": "y"} {
+		if b, err := a.ReadFile(name); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+	if _, err := a.Stat("evil.txt"); err == nil {
+		t.Error("a name leaving the archive is shown")
+	}
+	for _, name := range []string{"stored.bin", "Units/a.txt"} {
+		f, err := a.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, ok := f.(io.ReaderAt)
+		if !ok {
+			t.Fatalf("%s opens without ReadAt", name)
+		}
+		p := make([]byte, 2)
+		if n, err := ra.ReadAt(p, 1); n != 2 || err != nil {
+			t.Errorf("%s: ReadAt = %d, %v", name, n, err)
+		}
+		f.Close()
+	}
+}
+
 // A member whose header claims more than MaxMember is refused before anything is allocated,
 // and one whose bytes are damaged is an error, not bytes.
 func TestZipHostile(t *testing.T) {
@@ -78,6 +134,28 @@ func TestZipHostile(t *testing.T) {
 	}
 	if _, err := a.ReadFile("huge.bin"); err == nil {
 		t.Error("a member claiming more than MaxMember was read")
+	}
+	// One claiming just under it, with four bytes: an error, and no memory for the claim.
+	buf.Reset()
+	w = zip.NewWriter(&buf)
+	fw, err = w.CreateRaw(&zip.FileHeader{Name: "claim.bin", Method: zip.Store, CompressedSize64: 4, UncompressedSize64: zipfs.MaxMember - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write([]byte("abcd"))
+	w.Close()
+	a, err = archive.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), archive.Options{Name: "c.zip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := a.ReadFile("claim.bin"); err == nil {
+		t.Error("a member shorter than its header says was read")
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("reading a 4-byte member claiming %d bytes allocated %d", zipfs.MaxMember-1, grew)
 	}
 
 	data := zipOf(t, [2]string{"a.txt", "some text that deflates"})
