@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // ErrReadOnly is what every operation that would change the tree fails with.
@@ -45,4 +47,15 @@ var escapeErr = sync.OnceValue(func() error {
 func IsEscape(err error) bool {
 	e := escapeErr()
 	return e != nil && errors.Is(err, e)
+}
+
+// IsDataError reports whether err says a file's bytes are wrong: a format error, a variant no
+// decoder reads, or a decoder that failed on them. A reader gets an I/O error.
+func IsDataError(err error) bool {
+	var (
+		fmtErr *codec.FormatError
+		unsErr *codec.UnsupportedError
+		intErr *codec.InternalError
+	)
+	return errors.As(err, &fmtErr) || errors.As(err, &unsErr) || errors.As(err, &intErr)
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 	"golang.org/x/sync/errgroup"
@@ -20,6 +21,13 @@ import (
 
 // ErrTooLarge is the error of a source larger than a limit allows (Options.MaxSourceSize).
 var ErrTooLarge = codec.ErrTooLarge
+
+// Kind is an output kind, as the tree names its virtual documents (translate's).
+type Kind = translate.Kind
+
+// VersionID identifies a version of a model's documents: two versions with one id have the
+// same bytes (see Version.ID).
+type VersionID = cache.Key
 
 // Shown is the tree as a front end shows it from its top — SRC's folder, or the archive view
 // Top gives — addressed by slash paths: a path runs through folders, archives and symlinks

@@ -13,7 +13,6 @@ import (
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
 
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -37,7 +36,7 @@ type arcFileNode struct{ arcNode }
 type arcVirtNode struct {
 	arcNode
 	src  string
-	kind translate.Kind
+	kind vfs.Kind
 }
 
 var (

@@ -11,7 +11,6 @@ import (
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
 
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -124,7 +123,7 @@ func fileType(m fs.FileMode) uint32 {
 // current version is v: the source's owner and times (mtime: the newest of source and what its
 // translation read), the read bits the source and all it was made from grant (see access), one
 // link, the document's size.
-func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *vfs.Version, kind translate.Kind) {
+func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *vfs.Version, kind vfs.Kind) {
 	setAttr(out, fi)
 	perm := uint32(fi.Mode().Perm()) & 0o444 // the source's as it is now: a chmod shows at once
 	size, mtime, perm := v.Size(kind), max(fi.ModTime().UnixNano(), v.ModTime()), perm&v.Perm()

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"syscall"
 
-	"github.com/modelfs/modelfs/translate/codec"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -24,21 +23,16 @@ func toErrno(err error) syscall.Errno {
 		switch {
 		case errors.Is(fe.Err, fs.ErrPermission):
 			return syscall.EACCES
-		case errors.Is(fe.Err, codec.ErrTooLarge):
+		case errors.Is(fe.Err, vfs.ErrTooLarge):
 			return syscall.EFBIG
 		}
 		return syscall.EIO
 	}
-	var (
-		fmtErr *codec.FormatError
-		unsErr *codec.UnsupportedError
-		intErr *codec.InternalError
-		errno  syscall.Errno
-	)
+	var errno syscall.Errno
 	switch {
 	case errors.Is(err, vfs.ErrReadOnly):
 		return syscall.EROFS
-	case errors.As(err, &fmtErr), errors.As(err, &unsErr), errors.As(err, &intErr):
+	case vfs.IsDataError(err):
 		return syscall.EIO
 	case errors.Is(err, context.Canceled):
 		return syscall.EINTR
@@ -52,7 +46,7 @@ func toErrno(err error) syscall.Errno {
 		return syscall.EACCES
 	case errors.Is(err, fs.ErrExist):
 		return syscall.EEXIST
-	case errors.Is(err, codec.ErrTooLarge):
+	case errors.Is(err, vfs.ErrTooLarge):
 		return syscall.EFBIG
 	case vfs.IsEscape(err):
 		return syscall.EACCES

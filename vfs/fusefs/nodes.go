@@ -11,8 +11,6 @@ import (
 	gofs "github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
 
-	"github.com/modelfs/modelfs/cache"
-	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
 
@@ -74,9 +72,9 @@ type specialNode struct{ passNode }
 type virtNode struct {
 	node
 	src  string // the model's path, relative to SRC
-	kind translate.Kind
+	kind vfs.Kind
 
-	id cache.Key // the id of the version shown
+	id vfs.VersionID // the id of the version shown
 }
 
 // shows reports whether n shows v.
