@@ -618,16 +618,18 @@ func (v *ArchiveView) translate(src string) (arcLoad, error) {
 		// As a folder's models do (keeper.failed): documents saying why, but for I/O
 		// errors and limits.
 		for _, k := range kinds {
-			switch {
-			case d.errs[k] == nil:
-			case k == translate.JSON:
-				delete(d.errs, k)
-				put(k, translate.ErrorDocument(src, format, err), nil)
-			case readErr == nil && classOf(err) == failIO:
-				d.shown[k] = d.errs[k]
-				delete(d.errs, k)
-				put(k, translate.FailureDocument(k, src, format, err), nil)
+			if d.errs[k] == nil {
+				continue
 			}
+			doc, shown := failureDoc(k, src, format, err, classOf(err), readErr == nil)
+			if doc == nil {
+				continue
+			}
+			if shown {
+				d.shown[k] = d.errs[k]
+			}
+			delete(d.errs, k)
+			put(k, doc, nil)
 		}
 	}
 	v.putDoc(src, d)

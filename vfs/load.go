@@ -522,15 +522,31 @@ func (k *keeper) failed(src, format string) {
 	v := k.v
 	for _, kind := range allKinds {
 		i := kindIndex(kind)
-		switch {
-		case v.fails[i] == failNone || !v.has(kind):
-		case kind == translate.JSON:
-			k.doc(kind, translate.Doc{translate.ErrorDocument(src, format, v.err)}, nil)
-		case v.fails[i] == failIO && v.persist:
-			k.doc(kind, translate.Doc{translate.FailureDocument(kind, src, format, v.err)}, nil)
-			v.fails[i] = failShown
+		if v.fails[i] == failNone || !v.has(kind) {
+			continue
+		}
+		if doc, shown := failureDoc(kind, src, format, v.err, v.fails[i], v.persist); doc != nil {
+			k.doc(kind, translate.Doc{doc}, nil)
+			if shown {
+				v.fails[i] = failShown
+			}
 		}
 	}
+}
+
+// failureDoc is what a kind that failed with err (of class) serves in place of its document,
+// for a folder's source and an archive's member alike: a model's .json the error document;
+// another kind, when the failure may not happen again (an I/O error of a version that is
+// kept), a document that says why, and shown is true; nil for the others, which read as
+// their error.
+func failureDoc(kind translate.Kind, src, format string, err error, class failClass, kept bool) (doc []byte, shown bool) {
+	switch {
+	case kind == translate.JSON:
+		return translate.ErrorDocument(src, format, err), false
+	case class == failIO && kept:
+		return translate.FailureDocument(kind, src, format, err), true
+	}
+	return nil, false
 }
 
 // fallBack takes back into memory what the disk entry held when it cannot be written.
