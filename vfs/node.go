@@ -40,9 +40,6 @@ type Shown struct {
 // Shown returns the tree shown from top (nil for SRC's folder; see Top).
 func (t *Tree) Shown(top *ArchiveView) *Shown { return &Shown{t: t, top: top} }
 
-// Tree returns the tree shown.
-func (s *Shown) Tree() *Tree { return s.t }
-
 // Node is one name of the tree as shown: an entry of SRC, of an archive, or a virtual
 // document. A Node holds its archive view until Release.
 type Node struct {
@@ -450,15 +447,21 @@ func (n *Node) entries() ([]Entry, error) {
 
 // Child resolves the entry name of the folder n.
 func (n *Node) Child(name string) (*Node, error) {
-	child := &Node{s: n.s, name: path.Join(n.name, name), view: n.view, rel: n.rel, fi: n.fi, dir: true, public: n.public}
-	if child.view != nil {
-		child.view.Retain()
-	}
+	child := n.child(name)
 	if err := child.step(name, true); err != nil {
 		child.Release()
 		return nil, err
 	}
 	return child, nil
+}
+
+// child is n, about to step to its entry name: a node of its own, holding n's view.
+func (n *Node) child(name string) *Node {
+	c := &Node{s: n.s, name: path.Join(n.name, name), view: n.view, rel: n.rel, fi: n.fi, dir: true, public: n.public}
+	if c.view != nil {
+		c.view.Retain()
+	}
+	return c
 }
 
 // tagOf makes a strong entity tag of the parts that identify a version of a file.
@@ -504,10 +507,7 @@ func (n *Node) KnownSize(name string) (int64, bool) {
 // VirtualChild resolves the virtual document name of the folder n, which Entries listed as
 // virtual, without looking for an entry of that name first.
 func (n *Node) VirtualChild(name string) (*Node, error) {
-	child := &Node{s: n.s, name: path.Join(n.name, name), view: n.view, rel: n.rel, fi: n.fi, dir: true, public: n.public}
-	if child.view != nil {
-		child.view.Retain()
-	}
+	child := n.child(name)
 	if err := child.virtual(name); err != nil {
 		child.Release()
 		return nil, notExist(child.name)

@@ -8,7 +8,6 @@ package archive
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -288,6 +287,3 @@ func OpenGame(dir string, opt Options) (arcs []Archive, skipped []error, err err
 	}
 	return arcs, skipped, nil
 }
-
-// String names the format, for messages.
-func (f Format) String() string { return fmt.Sprintf("%s (%s)", f.Name, strings.Join(f.Exts, ", ")) }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -49,7 +48,6 @@ type Archive struct {
 	root     *node
 	members  []*node // every named file, in listing order
 	warnings []error
-	closer   io.Closer
 	tables   sectorTables
 	deleted  []string // names this archive's deletion markers hide in earlier archives
 
@@ -390,40 +388,9 @@ func sortTree(n *node) {
 	}
 }
 
-// OpenFile opens the archive in the named file; Close closes the file.
-func OpenFile(name string, opts Options) (*Archive, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
-	}
-	if opts.Name == "" {
-		opts.Name = name
-	}
-	a, err := Open(f, st.Size(), opts)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	a.closer = f
-	return a, nil
-}
-
-// Close closes the file OpenFile opened; an archive opened with Open has nothing to close.
-func (a *Archive) Close() error {
-	if a.closer == nil {
-		return nil
-	}
-	return a.closer.Close()
-}
+// Close has nothing to close: archive.OpenFile, which opens an archive from a file, closes
+// the file.
+func (a *Archive) Close() error { return nil }
 
 // Name is the archive's path, as Options.Name gave it.
 func (a *Archive) Name() string { return a.opts.Name }

@@ -52,12 +52,12 @@ func TestChain(t *testing.T) {
 	}
 	var archives []*mpq.Archive
 	for _, n := range names {
-		a, err := mpq.OpenFile(filepath.Join(data, n), mpq.Options{})
+		a, err := archive.OpenFile(filepath.Join(data, n), archive.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { a.Close() })
-		archives = append(archives, a)
+		archives = append(archives, archive.Unwrap(a).(*mpq.Archive))
 	}
 	chain := mpq.NewChain(archives)
 	if b, err := fs.ReadFile(chain, "Shared.txt"); err != nil || string(b) != "patched twice" {

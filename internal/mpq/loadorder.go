@@ -108,23 +108,3 @@ func GameArchives(dir string) ([]string, error) {
 	}
 	return LoadOrder(found), nil
 }
-
-// OpenGame opens the archives of a game's install or data folder (see GameArchives), in load
-// order. An archive that cannot be opened is left out; skipped says why, one error each.
-func OpenGame(dir string, opts Options) (arcs []*Archive, skipped []error, err error) {
-	names, err := GameArchives(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, n := range names {
-		o := opts
-		o.Name = ""
-		a, err := OpenFile(filepath.Join(dir, filepath.FromSlash(n)), o)
-		if err != nil {
-			skipped = append(skipped, err)
-			continue
-		}
-		arcs = append(arcs, a)
-	}
-	return arcs, skipped, nil
-}

@@ -288,7 +288,8 @@ func (m *member) Close() error               { return nil }
 type dirFile struct {
 	a    *Archive
 	n    *node
-	read int // entries ReadDir gave
+	ents []fs.DirEntry // its entries, once ReadDir has asked
+	read int           // entries ReadDir gave
 }
 
 func (d *dirFile) Stat() (fs.FileInfo, error) { return d.a.info(d.n), nil }
@@ -298,11 +299,14 @@ func (d *dirFile) Read([]byte) (int, error) {
 func (d *dirFile) Close() error { return nil }
 
 func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
-	all, err := d.a.ReadDir(d.n.path)
-	if err != nil {
-		return nil, err
+	if d.ents == nil {
+		all, err := d.a.ReadDir(d.n.path)
+		if err != nil {
+			return nil, err
+		}
+		d.ents = all
 	}
-	rest := all[d.read:]
+	rest := d.ents[d.read:]
 	if count > 0 {
 		if len(rest) == 0 {
 			return nil, io.EOF
