@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
@@ -57,5 +58,16 @@ func IsDataError(err error) bool {
 		unsErr *codec.UnsupportedError
 		intErr *codec.InternalError
 	)
-	return errors.As(err, &fmtErr) || errors.As(err, &unsErr) || errors.As(err, &intErr)
+	var readErr *ReadError
+	return errors.As(err, &fmtErr) || errors.As(err, &unsErr) || errors.As(err, &intErr) || errors.As(err, &readErr)
 }
+
+// ReadError is a file whose bytes could not be read where they are stored: a damaged sector
+// of an archive's member.
+type ReadError struct {
+	Path string
+	Err  error
+}
+
+func (e *ReadError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *ReadError) Unwrap() error { return e.Err }

@@ -29,16 +29,16 @@ type Kind = translate.Kind
 // same bytes (see Version.ID).
 type VersionID = cache.Key
 
-// Shown is the tree as a front end shows it from its top — SRC's folder, or the archive view
-// Top gives — addressed by slash paths: a path runs through folders, archives and symlinks
+// Shown is the tree as a front end shows it from its top (see Tree.Shown), addressed by slash
+// paths: a path runs through folders, archives and symlinks
 // alike to one Node. Front ends that serve by path (WebDAV, convert -r) speak to it alone.
 type Shown struct {
 	t   *Tree
 	top *ArchiveView // nil for SRC's folder
 }
 
-// Shown returns the tree shown from top (nil for SRC's folder; see Top).
-func (t *Tree) Shown(top *ArchiveView) *Shown { return &Shown{t: t, top: top} }
+// Tree returns the tree shown.
+func (s *Shown) Tree() *Tree { return s.t }
 
 // Node is one name of the tree as shown: an entry of SRC, of an archive, or a virtual
 // document. A Node holds its archive view until Release.
@@ -50,6 +50,7 @@ type Node struct {
 	fi   fs.FileInfo    // the entry's attributes (what a symlink leads to); nil for a virtual one
 	dir  bool           // a folder (an archive's too)
 	kind translate.Kind // the kind of a virtual document, else ""
+	id   VersionID      // the version of a document of SRC a lookup found (see Same)
 	// public is a request that reads as others: a symlink is followed only where others may
 	// reach what it leads to, a folder passed only where others may search it.
 	public bool
@@ -218,7 +219,7 @@ func (n *Node) Stat(ctx context.Context, readAhead bool) (Attr, error) {
 	}
 	switch {
 	case n.view != nil && n.kind == "":
-		return n.archiveStat(base), nil
+		return n.archiveAttr(base), nil
 	case n.view != nil:
 		size, err := n.view.Size(ctx, n.rel, n.kind)
 		if err != nil && !isTranslation(err) {
@@ -270,8 +271,8 @@ func (n *Node) archiveMode(dir bool) fs.FileMode {
 	return perm
 }
 
-// archiveStat returns the attributes of an entry of an archive (or of the archive's folder).
-func (n *Node) archiveStat(base string) Attr {
+// archiveAttr returns the attributes of an entry of an archive (or of the archive's folder).
+func (n *Node) archiveAttr(base string) Attr {
 	var size int64
 	if !n.dir {
 		size = n.fi.Size()

@@ -18,7 +18,10 @@ func TestResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	s := tree.Shown(nil)
+	s, err := tree.Shown("")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		path string
@@ -86,7 +89,10 @@ func FuzzResolve(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer tree.Close()
-	s := tree.Shown(nil)
+	s, err := tree.Shown("")
+	if err != nil {
+		f.Fatal(err)
+	}
 	if n, err := s.Resolve("out/passwd", false); err == nil {
 		n.Release()
 		f.Fatal("a link leading out of the tree was followed")

@@ -58,18 +58,22 @@ func SplitSource(src string) (dir, arc string) {
 	return src, ""
 }
 
-// Top returns the view every front end shows at the top of the tree, or nil when the top is
-// SRC's folder itself: the archive named (see SplitSource), or a game's data folder's archives
-// merged in load order.
-func (t *Tree) Top(archive string) (*ArchiveView, error) {
+// Shown returns the tree as every front end shows it from its top: SRC's folder; or the
+// archive named (see SplitSource); or, for a game's data folder, its archives merged in load
+// order.
+func (t *Tree) Shown(archive string) (*Shown, error) {
 	archives := t.MergedArchives()
 	if archive != "" {
 		archives = []string{archive}
 	}
 	if archives == nil {
-		return nil, nil
+		return &Shown{t: t}, nil
 	}
-	return t.OpenArchive(archives...)
+	v, err := t.OpenArchive(archives...)
+	if err != nil {
+		return nil, err
+	}
+	return &Shown{t: t, top: v}, nil
 }
 
 // openDisk opens the disk tier in the cache directory and loads the tree's journal from it. A
@@ -197,9 +201,8 @@ func (t *Tree) OpenDir(rel string) (*os.Root, error) { return t.openDir(rel) }
 // Entry is one name of a directory as the tree shows it.
 type Entry struct {
 	Name    string
-	Type    fs.FileMode // the type bits: 0 for a regular file
+	Type    fs.FileMode // the type bits as shown: 0 for a regular file, ModeDir for an archive shown as a folder
 	Virtual bool        // a document modelfs adds beside a model or texture
-	Archive bool        // an archive shown as a folder (Type says regular file: as listed)
 }
 
 // List returns the entries of the directory rel, open as dir (OpenDir), as the tree shows them:
@@ -218,8 +221,9 @@ func (t *Tree) List(dir *os.Root, rel string) ([]Entry, error) {
 	}
 	return t.withVirtual(ents, func(e fs.DirEntry) (Entry, bool) {
 		entry := Entry{Name: e.Name(), Type: e.Type()}
-		if e.Type().IsRegular() && archive.IsArchiveName(e.Name()) { // the name first: no join per entry
-			entry.Archive = t.listedAsArchive(path.Join(rel, e.Name()))
+		if e.Type().IsRegular() && archive.IsArchiveName(e.Name()) && // the name first: no join per entry
+			t.listedAsArchive(path.Join(rel, e.Name())) {
+			entry.Type = fs.ModeDir
 		}
 		return entry, e.Type().IsRegular() || t.linkToSource(rel, e)
 	}), nil

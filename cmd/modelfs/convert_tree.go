@@ -85,11 +85,11 @@ func (c *convertCmd) runTree(e *env) error {
 	}
 	defer tree.Close()
 	w := &treeConvert{tree: tree, dest: absDest}
-	top, err := tree.Top(archive)
+	shown, err := tree.Shown(archive)
 	if err != nil {
 		return err
 	}
-	root, err := tree.Shown(top).Resolve("/", false)
+	root, err := shown.Resolve("/", false)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (w *treeConvert) walk(n *vfs.Node) error {
 			if d, err := n.VirtualChild(e.Name); err == nil {
 				w.docs = append(w.docs, treeDoc{out: strings.TrimPrefix(d.Path(), "/"), node: d})
 			}
-		case e.Archive, e.Type.IsDir():
+		case e.Type.IsDir():
 			child, err := n.Child(e.Name)
 			if err != nil {
 				continue // gone since the listing

@@ -73,7 +73,7 @@ func (c *webdavCmd) Run(e *env) error {
 		return err
 	}
 	defer tree.Close()
-	top, err := tree.Top(archive)
+	shown, err := tree.Shown(archive)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (c *webdavCmd) Run(e *env) error {
 		case <-ctx.Done():
 		}
 	}()
-	err = davfs.Serve(ctx, ln, davfs.New(tree, top), dav)
+	err = davfs.Serve(ctx, ln, davfs.New(shown), dav)
 	opt.Logger.Info("stopped", "url", url)
 	return err
 }

@@ -125,7 +125,11 @@ func newOracle(t *testing.T, src string) *oracle {
 		t.Fatal(err)
 	}
 	t.Cleanup(tree.Close)
-	return &oracle{t: t, src: src, fs: &fileSystem{shown: tree.Shown(nil)}, tree: tree}
+	shown, err := tree.Shown("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &oracle{t: t, src: src, fs: &fileSystem{shown: shown}, tree: tree}
 }
 
 func (o *oracle) bytes(rel string) []byte {

@@ -32,10 +32,9 @@ type Handler struct {
 	log *slog.Logger
 }
 
-// New returns the handler serving tree, whose top is the view top (nil for SRC's folder: see
-// vfs.Tree.Top). It logs what fails on the tree's logger.
-func New(tree *vfs.Tree, top *vfs.ArchiveView) *Handler {
-	h := &Handler{fs: &fileSystem{shown: tree.Shown(top)}, log: tree.Options().Logger}
+// New returns the handler serving the tree as shown. It logs what fails on the tree's logger.
+func New(shown *vfs.Shown) *Handler {
+	h := &Handler{fs: &fileSystem{shown: shown}, log: shown.Tree().Options().Logger}
 	h.dav = &webdav.Handler{
 		FileSystem: h.fs,
 		LockSystem: webdav.NewMemLS(), // never reached: LOCK is refused before

@@ -37,11 +37,11 @@ func serve(t testing.TB, src string, opt vfs.Options) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top, err := tree.Top(archive)
+	shown, err := tree.Shown(archive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(New(tree, top))
+	srv := httptest.NewServer(New(shown))
 	t.Cleanup(func() { srv.Close(); tree.Close() })
 	return srv
 }
@@ -325,7 +325,7 @@ func TestAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	srv := httptest.NewServer(basicAuth(New(tree, nil), "artist", "secret"))
+	srv := httptest.NewServer(basicAuth(topHandler(t, tree), "artist", "secret"))
 	defer srv.Close()
 	for _, c := range []struct {
 		user, pw string
@@ -365,4 +365,14 @@ func TestBadArchive(t *testing.T) {
 	if resp.StatusCode != http.StatusMultiStatus || !bytes.Contains(body, []byte("<D:href>/Broken.mpq</D:href>")) {
 		t.Errorf("listing: %s\n%s", resp.Status, body)
 	}
+}
+
+// topHandler is the handler serving tree from SRC's folder.
+func topHandler(t *testing.T, tree *vfs.Tree) *Handler {
+	t.Helper()
+	shown, err := tree.Shown("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(shown)
 }

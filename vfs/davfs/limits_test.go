@@ -192,7 +192,7 @@ func TestAnonymousModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	h := New(tree, nil)
+	h := topHandler(t, tree)
 	anon := httptest.NewServer(h)
 	defer anon.Close()
 	auth := httptest.NewServer(basicAuth(h, "artist", "pw"))
@@ -247,7 +247,8 @@ func TestConnectionLimits(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- Serve(ctx, ln, New(tree, nil), opt) }()
+		h := topHandler(t, tree)
+		go func() { done <- Serve(ctx, ln, h, opt) }()
 		t.Cleanup(func() { cancel(); <-done })
 		return ln.Addr().String()
 	}

@@ -232,7 +232,7 @@ func TestOneArchiveMounted(t *testing.T) {
 	if _, err := os.ReadFile(m.path("bad.txt")); !errors.Is(err, syscall.EIO) {
 		t.Errorf("a member with an unknown compression reads with %v, want EIO", err)
 	}
-	if m.logs.count(slog.LevelWarn, "archive member unreadable") == 0 {
+	if m.logs.count(slog.LevelWarn, "file unreadable") == 0 {
 		t.Error("the unreadable member was not logged")
 	}
 	// Inodes inside an archive stay while the archive does.

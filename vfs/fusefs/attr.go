@@ -4,7 +4,6 @@ package fusefs
 
 import (
 	"context"
-	"errors"
 	"io/fs"
 	"syscall"
 
@@ -13,6 +12,27 @@ import (
 
 	"github.com/modelfs/modelfs/vfs"
 )
+
+// setStat fills out from a node's attributes: an entry of SRC's stat as it is; a document's,
+// its source's with its own mode, size, mtime and one link; an archive's entry, the archive
+// file's owner and time.
+func setStat(out *fuse.Attr, st vfs.Stat) {
+	if st.Sys != nil {
+		setAttr(out, st.Sys)
+		if st.Own {
+			return
+		}
+	} else {
+		*out = fuse.Attr{Owner: fuse.Owner{Uid: st.Uid, Gid: st.Gid}}
+		out.SetTimes(nil, nil, &st.MTime)
+	}
+	out.Mode = fileType(st.Mode) | uint32(st.Mode.Perm())
+	out.Size = uint64(st.Size)
+	out.Blocks = (uint64(st.Size) + 511) / 512
+	out.Nlink = 1
+	out.Rdev = 0
+	out.SetTimes(nil, &st.MTime, nil)
+}
 
 // setAttr fills out from an Lstat of SRC.
 func setAttr(out *fuse.Attr, fi fs.FileInfo) {
@@ -24,76 +44,31 @@ func setAttr(out *fuse.Attr, fi fs.FileInfo) {
 	out.Ino = 0 // the mount numbers its own inodes
 }
 
-// attrOf is the Getattr of every node mirroring SRC. An entry of that name that is not the
-// node's (replaced since the lookup) answers ESTALE: the kernel then looks the name up again,
-// as a native file system would have found the new entry. A directory replaced by another shows
-// the new one's attributes, as its listings do: a shell sitting in it must not get ESTALE from
-// every stat of ".".
-func (n *passNode) attrOf(out *fuse.AttrOut) syscall.Errno {
-	fi, err := n.m.tree.Lstat(n.rel)
-	if err != nil {
-		return toErrno(err)
-	}
-	if !n.same(fi) && (n.Mode() != syscall.S_IFDIR || !fi.IsDir()) {
-		return syscall.ESTALE
-	}
-	setAttr(&out.Attr, fi)
-	out.SetTimeout(n.m.attrTimeout)
-	return 0
-}
-
-// same reports whether fi is of the entry the node mirrors.
-func (n *passNode) same(fi fs.FileInfo) bool {
-	dev, ino, _ := vfs.FileKey(fi)
-	return dev == 0 && ino == 0 || n.dev == 0 && n.ino == 0 || dev == n.dev && ino == n.ino
-}
-
-// Getattr reports the directory's attributes as in SRC.
-func (n *dirNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
-	return n.attrOf(out)
-}
-
-// Getattr reports the file's attributes as in SRC: with a handle open, those of the file it
-// reads, as fstat on a native file does after the name was given to another.
-func (n *fileNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+// Getattr reports the node's attributes. A node whose entry of SRC was replaced since the
+// lookup, or whose document's version was superseded, answers ESTALE: the kernel then looks
+// the name up again, as a native file system would have found the new entry. With a handle
+// open, a file shows what the handle reads, as fstat on a native file does after the name was
+// given to another.
+func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
 	if h, ok := f.(*fileHandle); ok {
-		if fi, err := h.f.Stat(); err == nil {
-			setAttr(&out.Attr, fi)
+		if st, err := h.f.Stat(); err == nil {
+			setStat(&out.Attr, st)
 			out.SetTimeout(n.m.attrTimeout)
 			return 0
 		}
 	}
-	return n.attrOf(out)
-}
-
-// Getattr reports the symlink's attributes as in SRC.
-func (n *linkNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
-	return n.attrOf(out)
-}
-
-// Getattr reports the special file's attributes as in SRC.
-func (n *specialNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
-	return n.attrOf(out)
-}
-
-// Statfs reports the file system holding SRC.
-func (n *dirNode) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
-	d, err := n.m.tree.OpenFile(".")
+	st, err := n.vn.Attr(ctx)
 	if err != nil {
 		return toErrno(err)
 	}
-	defer d.Close()
-	var st syscall.Statfs_t
-	if err := syscall.Fstatfs(int(d.Fd()), &st); err != nil {
-		return toErrno(err)
-	}
-	out.FromStatfsT(&st)
+	setStat(&out.Attr, st)
+	out.SetTimeout(n.m.attrTimeout)
 	return 0
 }
 
 // Readlink returns the symlink's target as stored.
 func (n *linkNode) Readlink(ctx context.Context) ([]byte, syscall.Errno) {
-	target, err := n.m.tree.Readlink(n.rel)
+	target, err := n.vn.Readlink()
 	if err != nil {
 		return nil, toErrno(err)
 	}
@@ -117,50 +92,4 @@ func fileType(m fs.FileMode) uint32 {
 		return syscall.S_IFCHR
 	}
 	return syscall.S_IFREG
-}
-
-// virtAttr fills out for the virtual document of kind of the model whose Lstat is fi and whose
-// current version is v: the source's owner and times (mtime: the newest of source and what its
-// translation read), the read bits the source and all it was made from grant (see access), one
-// link, the document's size.
-func virtAttr(out *fuse.Attr, fi fs.FileInfo, v *vfs.Version, kind vfs.Kind) {
-	setAttr(out, fi)
-	perm := uint32(fi.Mode().Perm()) & 0o444 // the source's as it is now: a chmod shows at once
-	size, mtime, perm := v.Size(kind), max(fi.ModTime().UnixNano(), v.ModTime()), perm&v.Perm()
-	out.Mode = syscall.S_IFREG | perm
-	out.Size = uint64(size)
-	out.Blocks = (uint64(size) + 511) / 512
-	out.Nlink = 1
-	out.Rdev = 0
-	out.Mtime, out.Mtimensec = uint64(mtime/1e9), uint32(mtime%1e9)
-}
-
-// Getattr reports the document's exact size, translating the model unless its version is
-// known. A model that fails to translate has size 0 here (and its open fails). With a handle
-// open, the node shows the handle's version; else a node whose version was superseded answers
-// ESTALE, and the kernel looks the name up again.
-func (n *virtNode) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {
-	if h, ok := f.(*virtHandle); ok {
-		out.Attr = h.attr
-		out.SetTimeout(n.m.attrTimeout)
-		return 0
-	}
-	fi, err := n.m.tree.SourceInfo(n.src)
-	if err != nil {
-		return toErrno(err)
-	}
-	if v := n.m.tree.Current(n.src, fi); v == nil || !v.Has(n.kind) {
-		n.m.tree.ReadAhead(n.src)
-	}
-	v, _, err := n.m.tree.Document(ctx, n.src, fi, n.kind, vfs.NeedSize)
-	var fe *vfs.TranslationError
-	if v == nil || err != nil && !errors.As(err, &fe) {
-		return toErrno(err)
-	}
-	if !n.shows(v) {
-		return syscall.ESTALE
-	}
-	virtAttr(&out.Attr, fi, v, n.kind)
-	out.SetTimeout(n.m.attrTimeout)
-	return 0
 }

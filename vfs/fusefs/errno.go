@@ -32,6 +32,10 @@ func toErrno(err error) syscall.Errno {
 	switch {
 	case errors.Is(err, vfs.ErrReadOnly):
 		return syscall.EROFS
+	case errors.Is(err, vfs.ErrStale):
+		return syscall.ESTALE
+	case errors.Is(err, vfs.ErrNoAttr):
+		return noAttr
 	case vfs.IsDataError(err):
 		return syscall.EIO
 	case errors.Is(err, context.Canceled):

@@ -60,27 +60,20 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := tree.Lstat(".")
-	if err != nil {
-		tree.Close()
-		return nil, err
-	}
 	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout, log: opt.Logger}
 	// The top is SRC's folder; or the archive mounted; or, for a game's data folder, the
 	// merged tree of its archives.
-	view, err := tree.Top(rootArchive)
+	view, err := tree.Shown(rootArchive)
 	if err != nil {
 		tree.Close()
 		return nil, err
 	}
-	newTop := func() gofs.InodeEmbedder {
-		if view != nil {
-			return arcRoot(m, view)
-		}
-		top := &dirNode{passNode{node: node{m: m, rel: "."}}}
-		top.dev, top.ino, _ = vfs.FileKey(fi)
-		return top
+	top, err := view.Top()
+	if err != nil {
+		tree.Close()
+		return nil, err
 	}
+	newTop := func() gofs.InodeEmbedder { return &dirNode{node{m: m, vn: top}} }
 	neg := opt.NegativeTimeout
 	mo := fuse.MountOptions{
 		FsName:     "modelfs:" + absSrc,

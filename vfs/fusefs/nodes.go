@@ -3,9 +3,9 @@
 package fusefs
 
 import (
-	"io/fs"
 	"log/slog"
 	"sync"
+	"syscall"
 	"time"
 
 	gofs "github.com/hanwen/go-fuse/v2/fs"
@@ -14,11 +14,12 @@ import (
 	"github.com/modelfs/modelfs/vfs"
 )
 
-// node is what every node of the tree shares: its place in SRC and the read-only refusals.
+// node is what every node of the mount shares: the tree's node it shows (an entry of SRC or
+// of an archive, or a document), its attributes, and the read-only refusals.
 type node struct {
 	gofs.Inode
-	m   *mount
-	rel string // slash-separated path relative to SRC; "." for the root; "" for a virtual document
+	m  *mount
+	vn *vfs.Node
 }
 
 // mount is what every node of one mount shares: the tree core, and the timeouts the kernel
@@ -29,61 +30,49 @@ type mount struct {
 	log                       *slog.Logger
 }
 
-// passNode is a node mirroring an entry of SRC; dev and ino tell whether a later lookup still
-// finds the same entry.
-type passNode struct {
-	node
-	dev, ino uint64
-}
+// dirNode is a folder: of SRC, or an archive's (the archive itself too).
+type dirNode struct{ node }
 
-// dirNode is a directory of SRC.
-type dirNode struct{ passNode }
-
-// fileNode is a regular file of SRC, served byte for byte.
+// fileNode is a file: of SRC or an archive's member, served byte for byte, or a document
+// beside a model or texture. A document's node shows one version of it, the one its lookup
+// found: the kernel keeps pages and a size per inode, so a new version gets a new node (see
+// vfs.Node.Same), and a node asked about after its version was superseded answers ESTALE, on
+// which the kernel looks the name up again and gets the new one, while handles opened on the
+// old node read the old version to its end.
 type fileNode struct {
-	passNode
-	cacheState[identity]
-}
-
-// identity is what tells whether a file's content may have changed: its inode, size and times.
-type identity struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64
-}
-
-func identityOf(fi fs.FileInfo) identity {
-	id := identity{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	id.dev, id.ino, id.ctime = vfs.FileKey(fi)
-	return id
+	node
+	cacheState[any]
 }
 
 // linkNode is a symlink of SRC, shown as stored.
-type linkNode struct{ passNode }
+type linkNode struct{ node }
 
-// specialNode is a FIFO, socket or device node of SRC: attributes only.
-type specialNode struct{ passNode }
-
-// virtNode is a virtual document NAME.EXT.KIND beside the model NAME.EXT. Each node shows one
-// version of the document, the one its lookup found: the kernel keeps pages and a size per
-// inode, so a new version gets a new inode (see lookupVirtual), and a node asked about after its
-// version was superseded answers ESTALE, on which the kernel looks the name up again and gets
-// the new one, while handles opened on the old node read the old version to its end.
-type virtNode struct {
-	node
-	src  string // the model's path, relative to SRC
-	kind vfs.Kind
-
-	id vfs.VersionID // the id of the version shown
+// newNode is the node showing vn, whose attributes are st.
+func newNode(m *mount, vn *vfs.Node, st vfs.Stat) gofs.InodeEmbedder {
+	switch fileType(st.Mode) {
+	case syscall.S_IFDIR:
+		return &dirNode{node{m: m, vn: vn}}
+	case syscall.S_IFREG:
+		return &fileNode{node: node{m: m, vn: vn}}
+	case syscall.S_IFLNK:
+		return &linkNode{node{m: m, vn: vn}}
+	}
+	return &node{m: m, vn: vn} // a FIFO, socket or device: attributes only
 }
 
-// shows reports whether n shows v.
-func (n *virtNode) shows(v *vfs.Version) bool { return n.id == v.ID() }
+// shown returns the tree's node n shows.
+func (n *node) shown() *vfs.Node { return n.vn }
 
-// cacheState remembers the content of a file's last open — a passthrough file's identity, a
-// virtual document's key — so that the kernel keeps its cached pages only while the content is
-// unchanged (FOPEN_KEEP_CACHE). It holds the key itself, not a string of it: a folder of 10,000
-// models has 60,000 of these.
+// OnForget notes that the kernel let go of the node, and of what it held of the tree (an
+// archive file since replaced closes once no node holds it).
+func (n *node) OnForget() {
+	n.m.tree.Hold(-1)
+	n.vn.Release()
+}
+
+// cacheState remembers the content of a file's last open, so that the kernel keeps its cached
+// pages only while the content is unchanged (FOPEN_KEEP_CACHE). A folder of 10,000 models has
+// 60,000 of these.
 type cacheState[K comparable] struct {
 	mu   sync.Mutex
 	last K
@@ -106,15 +95,10 @@ var (
 	_ gofs.NodeLookuper       = (*dirNode)(nil)
 	_ gofs.NodeReaddirer      = (*dirNode)(nil)
 	_ gofs.NodeOpendirHandler = (*dirNode)(nil)
-	_ gofs.NodeGetattrer      = (*dirNode)(nil)
 	_ gofs.NodeStatfser       = (*dirNode)(nil)
 	_ gofs.NodeOpener         = (*fileNode)(nil)
-	_ gofs.NodeGetattrer      = (*fileNode)(nil)
 	_ gofs.NodeReadlinker     = (*linkNode)(nil)
-	_ gofs.NodeGetattrer      = (*linkNode)(nil)
-	_ gofs.NodeGetattrer      = (*specialNode)(nil)
-	_ gofs.NodeOpener         = (*virtNode)(nil)
-	_ gofs.NodeGetattrer      = (*virtNode)(nil)
+	_ gofs.NodeGetattrer      = (*node)(nil)
 
 	_ gofs.NodeSetattrer      = (*node)(nil)
 	_ gofs.NodeSetxattrer     = (*node)(nil)
