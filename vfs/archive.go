@@ -3,7 +3,6 @@ package vfs
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -50,26 +49,20 @@ type ArchiveView struct {
 	mtime  time.Time
 	uid    uint32
 	gid    uint32
-	perm   fs.FileMode // the read bits every archive file grants
+	perm   fs.FileMode // the read bits every archive file grants (see openView)
 	arcs   []archive.Archive
 	files  []*os.File
+
+	name string // the archive's path in SRC, for the logs ("" for a game's merged archives)
 
 	refs  atomic.Int64 // front-end nodes holding the view (see Retain)
 	stale atomic.Bool  // replaced by a view of a changed archive file
 	once  sync.Once    // closes the files
 
-	loads cache.Group[arcLoad]
-	mu    sync.Mutex
-	sizes map[string]*arcDoc // source → what its translation made
-	scans map[string]*scan   // folder → where a sequential scan of it is (see readAhead)
-	dirs  map[string][]fs.DirEntry
-}
-
-// arcDoc is what one member's translation made: each kind's size, or its failure.
-type arcDoc struct {
-	sizes map[translate.Kind]int64
-	errs  map[translate.Kind]error
-	shown map[translate.Kind]error // failed kinds whose document says why (see Shown)
+	mu       sync.Mutex
+	versions map[string]*Version // member → the version its load found or made
+	scans    map[string]*scan    // folder → where a sequential scan of it is (see readAhead)
+	dirs     map[string][]fs.DirEntry
 }
 
 // gameArchives are the archives of the game install Options.Game names, opened once.
@@ -171,7 +164,6 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 	h := sha256.New()
 	var newest time.Time
 	var uid, gid uint32
-	perm := fs.FileMode(0o444)
 	for i, rel := range rels {
 		fi, err := t.root.Stat(rel)
 		if err != nil {
@@ -183,7 +175,6 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 		if id := identityOf(fi); i == 0 {
 			uid, gid = id.uid, id.gid
 		}
-		perm &= fi.Mode().Perm()
 		writeIdentity(h, rel, fi)
 		if fi.ModTime().After(newest) {
 			newest = fi.ModTime()
@@ -217,7 +208,7 @@ func (t *Tree) OpenArchive(rels ...string) (*ArchiveView, error) {
 			t.opt.Logger.Warn("archive shown as a plain file", "archive", rels[0], "err", err)
 			return nil, err
 		}
-		v.mtime, v.uid, v.gid, v.perm = newest, uid, gid, perm
+		v.mtime, v.uid, v.gid = newest, uid, gid
 		if old := t.archives.m[name]; old != nil {
 			old.stale.Store(true)
 			if old.refs.Load() == 0 {
@@ -266,9 +257,17 @@ type failedOpen struct {
 	err error
 }
 
-// openView opens the archives rels as one view.
+// openView opens the archives rels as one view. Its entries grant the read bits every
+// archive file grants, as seen from the first one's owner and group, as a folder's documents
+// do (see access): an archive file with an access ACL, which may deny any user but its owner,
+// grants only its owner's class.
 func (t *Tree) openView(rels []string, key string, game *gameArchives) (*ArchiveView, error) {
-	v := &ArchiveView{t: t, key: key, sizes: map[string]*arcDoc{}}
+	v := &ArchiveView{t: t, key: key, versions: map[string]*Version{}}
+	if len(rels) == 1 {
+		v.name = rels[0]
+	}
+	var owner identity
+	perm := uint32(0o444)
 	for _, rel := range rels {
 		f, err := t.root.Open(rel)
 		if err != nil {
@@ -281,6 +280,11 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 			v.close()
 			return nil, err
 		}
+		id := identityOf(st)
+		if len(v.files) == 0 {
+			owner = id
+		}
+		perm &= t.grants(id, hasACL(f), owner.uid, owner.gid, 4)
 		a, err := archive.Open(f, st.Size(), archive.Options{Name: rel, ListFiles: t.opt.ListFiles, Warn: t.memberWarning})
 		if err != nil {
 			f.Close()
@@ -290,6 +294,7 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 		v.arcs = append(v.arcs, a)
 		v.files = append(v.files, f)
 	}
+	v.perm = fs.FileMode(perm)
 	if len(v.arcs) == 1 {
 		v.fsys = v.arcs[0]
 	} else {
@@ -335,13 +340,11 @@ func (v *ArchiveView) Owner() (uid, gid uint32, perm fs.FileMode) { return v.uid
 // KnownSize returns the size of the document of kind of src when it is known without
 // translating.
 func (v *ArchiveView) KnownSize(src string, kind translate.Kind) (int64, bool) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	d := v.sizes[src]
-	if d == nil {
+	ver := v.known(src, nil)
+	if ver == nil || !ver.has(kind) {
 		return 0, false
 	}
-	return d.sizes[kind], true
+	return ver.size(kind), true
 }
 
 // Stat returns the attributes of the entry rel of the archive ("." for its root).
@@ -385,14 +388,11 @@ func (v *ArchiveView) Size(ctx context.Context, src string, kind translate.Kind)
 	if _, known := v.KnownSize(src, kind); !known {
 		v.readAhead(src, kind)
 	}
-	d, _, err := v.document(ctx, src, kind, false)
+	ver, _, err := v.t.getIn(ctx, v, src, nil, kind, needSize)
 	if err != nil {
 		return 0, err
 	}
-	if e := d.errs[kind]; e != nil {
-		return 0, e
-	}
-	return d.sizes[kind], nil
+	return ver.size(kind), nil
 }
 
 // readAhead is the tree's read-ahead (see Tree.readAhead) for the members of an archive.
@@ -413,7 +413,7 @@ func (v *ArchiveView) readAhead(src string, kind translate.Kind) {
 	window := 2 * cap(v.t.modelSlots)
 	next := v.scanAhead(dir, ents, i, textures, kind, window)
 	for _, p := range next {
-		go v.document(context.Background(), p, kind, false)
+		go v.t.getIn(context.Background(), v, p, nil, kind, needSize)
 	}
 }
 
@@ -435,7 +435,7 @@ func (v *ArchiveView) scanAhead(dir string, ents []fs.DirEntry, i int, textures 
 		for j := max(i+1, sc.ahead+1); j < len(ents) && j <= i+window; j++ {
 			sc.ahead = j
 			if name := ents[j].Name(); !ents[j].IsDir() && codec.IsTextureName(name) == textures && sourceOf(name, kind) {
-				if _, known := v.sizes[path.Join(dir, name)]; !known {
+				if _, known := v.versions[path.Join(dir, name)]; !known {
 					next = append(next, path.Join(dir, name))
 				}
 			}
@@ -470,180 +470,56 @@ func (v *ArchiveView) listed(dir string) ([]fs.DirEntry, bool) {
 	return ents, ok
 }
 
-// doc returns what the translation of src made, when the view knows it.
-func (v *ArchiveView) doc(src string) *arcDoc {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.sizes[src]
-}
-
-// putDoc records what the translation of src made.
-func (v *ArchiveView) putDoc(src string, d *arcDoc) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.sizes[src] = d
-}
-
 // Document returns the bytes of the document of kind of the member src, translating it unless
-// the memory tier has them. The bytes are shared and must not be changed.
+// a cache has them. The bytes are shared and must not be changed.
 func (v *ArchiveView) Document(ctx context.Context, src string, kind translate.Kind) (Doc, error) {
-	for range 4 {
-		d, b, err := v.document(ctx, src, kind, true)
-		if err != nil {
-			return Doc{}, err
-		}
-		if e := d.errs[kind]; e != nil {
-			return Doc{}, e
-		}
-		if b != nil {
-			return wholeDoc(b), nil
-		}
-	}
-	return Doc{}, &TranslationError{Path: src, Err: errors.New("the document could not be kept long enough to be read")}
+	_, d, err := v.t.getIn(ctx, v, src, nil, kind, needBytes)
+	return d, err
 }
 
 // Shown returns why the document of kind of the member src could not be made when it serves a
 // document saying so instead (see Version.Shown), and nil otherwise, or when src was not
 // translated yet.
 func (v *ArchiveView) Shown(src string, kind translate.Kind) error {
-	if d := v.doc(src); d != nil {
-		return d.shown[kind]
+	if ver := v.known(src, nil); ver != nil {
+		return ver.Shown(src, kind)
 	}
 	return nil
 }
 
-func (v *ArchiveView) memKey(src string, kind translate.Kind) string {
-	return v.key + "\x00" + src + "\x00" + string(kind)
+// An archive's view is a space of the pipeline (see space): its members are its sources, each
+// version known for the view's life (an archive does not change under its view), and its
+// models are decoded with the view's tree, then the game's, as their companions' tree.
+
+var _ space = (*ArchiveView)(nil)
+
+func (v *ArchiveView) loadKey(src string) string { return v.key + "\x00" + src }
+
+func (v *ArchiveView) known(src string, _ fs.FileInfo) *Version {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.versions[src]
 }
 
-// document returns what the translation of src made and, with bytes, the document of kind
-// (nil when the memory tier let it go: the caller asks again, which translates again).
-func (v *ArchiveView) document(ctx context.Context, src string, kind translate.Kind, bytes bool) (*arcDoc, []byte, error) {
-	if d := v.doc(src); d != nil {
-		if !bytes || d.errs[kind] != nil {
-			return d, nil, nil
-		}
-		if b, ok := v.t.mem.Get(v.memKey(src, kind)); ok {
-			return d, b, nil
-		}
-	}
-	out, err := v.loads.Do(ctx, src, func() (arcLoad, error) {
-		if !v.t.life.enter() {
-			return arcLoad{}, errClosed
-		}
-		defer v.t.life.leave()
-		if r, ok := v.fromDisk(src, kind, bytes); ok {
-			return r, nil
-		}
-		return v.translate(src)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	b := out.docs[kind]
-	if bytes && b == nil && out.doc.errs[kind] == nil {
-		// Joined a load that asked for sizes only, served from the disk tier: read the
-		// document from there too.
-		if r, ok := v.fromDisk(src, kind, true); ok {
-			b = r.docs[kind]
-		}
-	}
-	return out.doc, b, nil
+func (v *ArchiveView) keep(src string, ver *Version) {
+	ver.perm.Store(uint32(v.perm))
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.versions[src] = ver
 }
 
-type arcLoad struct {
-	doc  *arcDoc
-	docs map[translate.Kind][]byte
-}
+// journal keeps nothing: the disk tier holds the members' versions, under the archives'
+// identities.
+func (v *ArchiveView) journal(string, *Version) {}
 
-// translate makes every enabled document of the member src.
-func (v *ArchiveView) translate(src string) (arcLoad, error) {
-	kinds := v.t.modelKinds
-	if codec.IsTextureName(src) {
-		kinds = []translate.Kind{translate.PNG}
-	}
-	if !slices.ContainsFunc(kinds, func(k translate.Kind) bool { return sourceOf(src, k) }) {
-		return arcLoad{}, errNotModel
-	}
-	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}, shown: map[translate.Kind]error{}}
-	docs := map[translate.Kind][]byte{}
-	put := func(k translate.Kind, b []byte, err error) {
-		if err != nil {
-			d.errs[k] = &TranslationError{Path: src, Err: err}
-			return
-		}
-		d.sizes[k] = int64(len(b))
-		docs[k] = b
-		v.t.memPut(v.memKey(src, k), b)
-	}
-	data, err := v.readMember(src)
-	readErr := err
-	done := v.t.admit(src, len(data)) // the tree's slots and memory, shared with its own sources
-	defer done(0)
-	format := ""
-	switch {
-	case err != nil:
-		for _, k := range kinds {
-			put(k, nil, err)
-		}
-	case codec.IsTextureName(src):
-		format = "texture"
-		png, err := translate.ConvertTexture(src, data)
-		put(translate.PNG, png, err)
-	default:
-		source := codec.Source{Name: src, Data: data, FS: limited{v.lookup, v.t}, Options: v.t.opt.DecoderOptions}
-		s, ft, derr := translate.Decode(source)
-		if ft != nil {
-			format = ft.Name
-		}
-		if derr != nil {
-			err = derr
-			for _, k := range kinds {
-				put(k, nil, derr)
-			}
-			break
-		}
-		opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
-		translate.OutputsFunc(source, s, kinds, opt, func(i int, doc translate.Doc, e error) {
-			if e != nil && err == nil {
-				err = e
-			}
-			put(kinds[i], doc.Bytes(), e)
-		})
-		s.Release()
-	}
-	if err != nil {
-		v.t.failures.Add(1)
-		v.t.opt.Logger.Warn("translation failed", "archive member", src, "format", format, "err", err)
-		// As a folder's models do (keeper.failed): documents saying why, but for I/O
-		// errors and limits.
-		for _, k := range kinds {
-			if d.errs[k] == nil {
-				continue
-			}
-			doc, shown := failureDoc(k, src, format, err, classOf(err), readErr == nil)
-			if doc == nil {
-				continue
-			}
-			if shown {
-				d.shown[k] = d.errs[k]
-			}
-			delete(d.errs, k)
-			put(k, doc, nil)
-		}
-	}
-	v.putDoc(src, d)
-	if readErr == nil {
-		v.toDisk(src, d, docs)
-	}
-	return arcLoad{doc: d, docs: docs}, nil
-}
+func (v *ArchiveView) logName(src string) string { return path.Join(v.name, src) }
 
-// diskKey is the key of a member's documents in the disk tier: the archives' identities (and
-// the game's), the member, the decoder options.
-func (v *ArchiveView) diskKey(src string) cache.Key {
+// sourceKey is the content key of the member src: the archives' identities (and the game's)
+// stand for its bytes, and for its companions'.
+func (v *ArchiveView) sourceKey(src string) cache.Key {
 	h := sha256.New()
 	h.Write(v.t.keyPrefix)
+	h.Write([]byte("member\x00"))
 	h.Write([]byte(v.key))
 	h.Write([]byte{0})
 	h.Write([]byte(src))
@@ -652,67 +528,36 @@ func (v *ArchiveView) diskKey(src string) cache.Key {
 	return k
 }
 
-// toDisk keeps what a translation made in the disk tier: every document, and in the meta the
-// kinds that failed with why, so that a remount serves them without translating again.
-func (v *ArchiveView) toDisk(src string, d *arcDoc, docs map[translate.Kind][]byte) {
-	if v.t.disk == nil {
-		return
+// load finds the version of the member src in the disk tier, or makes it.
+func (v *ArchiveView) load(src string, kind translate.Kind, n need) (loaded, error) {
+	if !sourceOf(src, translate.PNG) && !slices.ContainsFunc(v.t.modelKinds, func(k translate.Kind) bool { return sourceOf(src, k) }) {
+		return loaded{}, errNotModel
 	}
-	var meta []byte
-	var parts []cache.Part
-	for _, k := range allKinds {
-		if e := d.errs[k]; e != nil {
-			meta = fmt.Appendf(meta, "%s\x00%s\n", k, strings.ReplaceAll(e.Error(), "\n", " "))
-			continue
-		}
-		if e := d.shown[k]; e != nil {
-			meta = fmt.Appendf(meta, "%s\x01%s\n", k, strings.ReplaceAll(e.Error(), "\n", " "))
-		}
-		if b, ok := docs[k]; ok {
-			parts = append(parts, cache.Part{Name: kindName(k), Data: b})
-		}
-	}
-	v.t.diskError(v.t.disk.Put(v.diskKey(src), meta, parts))
+	read := func() ([]byte, error) { return v.readMember(src) }
+	return v.t.settle(v, src, v.sourceKey(src), v.mtime.UnixNano(), read, kind, n)
 }
 
-// fromDisk reads what an earlier translation of src left in the disk tier: the sizes and
-// failures, and with bytes the document of kind.
-func (v *ArchiveView) fromDisk(src string, kind translate.Kind, bytes bool) (arcLoad, bool) {
-	if v.t.disk == nil {
-		return arcLoad{}, false
+// translateModel decodes the member src and hands every enabled kind to k.
+func (v *ArchiveView) translateModel(src string, data []byte, ver *Version, k *keeper) (format string) {
+	f := v.t
+	source := codec.Source{Name: src, Data: data, FS: limited{v.lookup, f}, Options: f.opt.DecoderOptions}
+	s, ft, err := translate.Decode(source)
+	if ft != nil {
+		format = ft.Name
 	}
-	e, err := v.t.disk.Get(v.diskKey(src))
+	k.begin()
 	if err != nil {
-		v.t.diskError(err)
-		return arcLoad{}, false
-	}
-	defer e.Close()
-	d := &arcDoc{sizes: map[translate.Kind]int64{}, errs: map[translate.Kind]error{}, shown: map[translate.Kind]error{}}
-	for _, line := range strings.Split(strings.TrimSuffix(string(e.Meta), "\n"), "\n") {
-		if k, msg, ok := strings.Cut(line, "\x00"); ok {
-			d.errs[translate.Kind(k)] = &TranslationError{Path: src, Err: errors.New(msg)}
-		} else if k, msg, ok := strings.Cut(line, "\x01"); ok {
-			d.shown[translate.Kind(k)] = &TranslationError{Path: src, Err: errors.New(msg)}
+		for _, kind := range f.modelKinds {
+			k.doc(kind, nil, err)
 		}
+		return format
 	}
-	for _, k := range allKinds {
-		if size, ok := e.Size(kindName(k)); ok {
-			d.sizes[k] = size
-		}
-	}
-	docs := map[translate.Kind][]byte{}
-	if bytes && d.errs[kind] == nil {
-		b, err := e.Read(kindName(kind))
-		if err != nil {
-			v.t.diskError(err)
-			return arcLoad{}, false
-		}
-		docs[kind] = b
-		v.t.memPut(v.memKey(src, kind), b)
-	}
-	v.t.reused.Add(1)
-	v.putDoc(src, d)
-	return arcLoad{doc: d, docs: docs}, true
+	opt := translate.EncodeOptions{MTLName: path.Base(src) + ".mtl"}
+	translate.OutputsFunc(source, s, f.modelKinds, opt, func(i int, doc translate.Doc, err error) {
+		k.doc(f.modelKinds[i], doc, err)
+	})
+	s.Release()
+	return format
 }
 
 // readMember reads a member whole, within the size a source may have.

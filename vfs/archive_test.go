@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -158,5 +159,72 @@ func TestArchiveDocumentsOutliveTheTree(t *testing.T) {
 		}
 		first = docs
 		tree.Close()
+	}
+}
+
+// An archive's member goes through the pipeline a file of SRC does: one load however many ask
+// at once, its documents in the memory tier under its version's id, and a disk entry in the
+// format a folder's model has (a meta that decodes as one, with no dependencies: the archive's
+// identity is in the key).
+func TestArchiveMembersShareThePipeline(t *testing.T) {
+	sample := sampleTree(t)
+	data, err := os.ReadFile(filepath.Join(sample, "Units", "Crate.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "Game.mpq"), mpqtest.Archive{Members: []mpqtest.Member{
+		{Name: "Units\\Crate.mdx", Data: data, Zlib: true},
+	}}.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var count atomic.Int64
+	tree, err := Open(src, Options{CacheDir: t.TempDir(), OnTranslate: func(string) { count.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tree.Close)
+	v, err := tree.OpenArchive("Game.mpq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const member = "Units/Crate.mdx"
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for i := range 10 {
+		wg.Go(func() {
+			kind := translate.Kinds[i%len(translate.Kinds)]
+			if _, err := v.Document(ctx, member, kind); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := count.Load(); n != 1 {
+		t.Errorf("%d translations for ten readers of one member", n)
+	}
+	ver := v.known(member, nil)
+	if ver == nil {
+		t.Fatal("no version of the member after its documents were read")
+	}
+	if len(ver.deps) != 0 || !ver.persist || ver.failed(member) != nil {
+		t.Errorf("the member's version: deps %v, persist %v, failed %v", ver.deps, ver.persist, ver.failed(member))
+	}
+	e, err := tree.disk.Get(ver.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	m, err := decodeEntryMeta(e.Meta)
+	if err != nil || len(m.deps) != 0 {
+		t.Fatalf("the member's disk entry: meta %v, deps %v", err, m.deps)
+	}
+	for _, kind := range translate.Kinds {
+		if size, ok := m.size(e, kind); !ok || size != ver.size(kind) {
+			t.Errorf("%s: %d bytes on disk (%v), the version says %d", kind, size, ok, ver.size(kind))
+		}
+		if b, ok := tree.mem.Get(memKey(ver.id, kind)); !ok || storedSize(b) != ver.size(kind) {
+			t.Errorf("%s: not in the memory tier under the version's id", kind)
+		}
 	}
 }

@@ -54,23 +54,34 @@ func (s *Shown) Top() (*Node, error) { return s.Resolve("/", false) }
 // Lookup finds the entry name of the folder n as a file system shows it, with its attributes:
 // for a document whose size no cache knows, its model is translated first (a stat can be
 // answered from a lookup's attributes, so no stand-in size is ever given).
-func (n *Node) Lookup(ctx context.Context, name string) (*Node, Stat, error) {
+// The node is a value, for a file system to keep within its own: one allocation per node.
+func (n *Node) Lookup(ctx context.Context, name string) (Node, Stat, error) {
 	return n.lookup(ctx, name, nil, true)
 }
 
 // lookup is Lookup; hint, when not nil, is an open listing of the folder to take stats from,
 // and unless sized a document whose size is not known is ErrNoAttr.
-func (n *Node) lookup(ctx context.Context, name string, hint *Listing, sized bool) (*Node, Stat, error) {
+func (n *Node) lookup(ctx context.Context, name string, hint *Listing, sized bool) (Node, Stat, error) {
 	if !n.dir {
-		return nil, Stat{}, &fs.PathError{Op: "lookup", Path: n.name, Err: syscall.ENOTDIR}
+		return Node{}, Stat{}, &fs.PathError{Op: "lookup", Path: n.Path(), Err: syscall.ENOTDIR}
 	}
-	c := n.child(name)
+	c := n.entry()
 	st, err := c.enter(ctx, name, hint, sized)
 	if err != nil {
 		c.Release()
-		return nil, Stat{}, err
+		return Node{}, Stat{}, err
 	}
 	return c, st, nil
+}
+
+// entry is n, about to step to one of its entries by lookup: a node of its own holding n's
+// view, named by its path in the tree alone (see Path): a mount keeps 60,000 nodes for a
+// folder of 10,000 models.
+func (n *Node) entry() Node {
+	if n.view != nil {
+		n.view.Retain()
+	}
+	return Node{s: n.s, view: n.view, rel: n.rel, fi: n.fi, dir: true}
 }
 
 // enter makes c, a child of its folder, the entry name there.
@@ -107,13 +118,43 @@ func (c *Node) enter(ctx context.Context, name string, hint *Listing, sized bool
 	if t.IsArchive(rel, fi) {
 		if v, err := t.OpenArchive(rel); err == nil {
 			v.Retain()
-			c.view, c.rel, c.fi, c.dir = v, ".", fi, true
+			c.view, c.rel, c.fi, c.dir = v, ".", nil, true
 			return c.archiveStat(0), nil
 		}
 		// An archive that cannot be opened is the plain file it is (the tree core logged why).
 	}
-	c.rel, c.fi, c.dir = rel, fi, fi.IsDir()
+	c.rel, c.fi, c.dir = rel, stampOf(fi), fi.IsDir()
 	return ownStat(fi), nil
+}
+
+// entryStamp is what a node found by Lookup keeps of its entry of SRC in place of the
+// entry's attributes: its type and file, to tell whether a later look finds the same (see
+// Same). A folder of 10,000 models keeps 10,000 of these, and a mount's memory is mostly
+// documents.
+type entryStamp struct {
+	mode     fs.FileMode
+	dev, ino uint64
+}
+
+func stampOf(fi fs.FileInfo) *entryStamp {
+	dev, ino, _ := FileKey(fi)
+	return &entryStamp{mode: fi.Mode(), dev: dev, ino: ino}
+}
+
+func (s *entryStamp) Name() string       { return "" }
+func (s *entryStamp) Size() int64        { return 0 }
+func (s *entryStamp) Mode() fs.FileMode  { return s.mode }
+func (s *entryStamp) ModTime() time.Time { return time.Time{} }
+func (s *entryStamp) IsDir() bool        { return s.mode.IsDir() }
+func (s *entryStamp) Sys() any           { return nil }
+
+// fileOfEntry returns the device and inode of the entry fi tells of (a stamp, or an Lstat).
+func fileOfEntry(fi fs.FileInfo) (dev, ino uint64) {
+	if s, ok := fi.(*entryStamp); ok {
+		return s.dev, s.ino
+	}
+	dev, ino, _ = FileKey(fi)
+	return dev, ino
 }
 
 // enterVirtual makes c the virtual document name of its folder, when name is one beside a
@@ -122,13 +163,13 @@ func (c *Node) enterVirtual(ctx context.Context, name string, srcInfo fs.FileInf
 	t := c.s.t
 	srcName, kind, ok := t.Virtual(name)
 	if !ok {
-		return Stat{}, notExist(c.name)
+		return Stat{}, notExist(c.Path())
 	}
 	src := path.Join(c.rel, srcName)
 	if c.view != nil {
 		fi, err := c.view.Stat(src)
 		if err != nil || fi.IsDir() {
-			return Stat{}, notExist(c.name)
+			return Stat{}, notExist(c.Path())
 		}
 		src = path.Join(c.rel, fi.Name()) // the archive's spelling
 		size, known := c.view.KnownSize(src, kind)
@@ -153,11 +194,11 @@ func (c *Node) enterVirtual(ctx context.Context, name string, srcInfo fs.FileInf
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		var err error
 		if fi, err = t.FollowLink(src); err != nil {
-			return Stat{}, notExist(c.name)
+			return Stat{}, notExist(c.Path())
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		return Stat{}, notExist(c.name)
+		return Stat{}, notExist(c.Path())
 	}
 	v := t.Current(src, fi)
 	if v == nil || !v.Has(kind) {
@@ -167,10 +208,10 @@ func (c *Node) enterVirtual(ctx context.Context, name string, srcInfo fs.FileInf
 		t.ReadAhead(src)
 		var err error
 		if v, _, err = t.Document(ctx, src, fi, kind, NeedSize); v == nil || err != nil && !isTranslation(err) {
-			return Stat{}, orNotExist(err, c.name)
+			return Stat{}, orNotExist(err, c.Path())
 		}
 	}
-	c.rel, c.fi, c.dir, c.kind, c.id = src, nil, false, kind, v.ID()
+	c.rel, c.fi, c.dir, c.kind, c.ver = src, nil, false, kind, v
 	return docStat(fi, v, kind), nil
 }
 
@@ -200,6 +241,10 @@ func (n *Node) archiveStat(size int64) Stat {
 	return Stat{Mode: n.archiveMode(n.dir), Size: size, MTime: n.view.ModTime(), Uid: uid, Gid: gid}
 }
 
+// Fixed reports whether the node's content never changes while the node is kept: a
+// document's node shows one version of it, and an archive does not change under its view.
+func (n *Node) Fixed() bool { return n.kind != "" || n.view != nil }
+
 // Same reports whether n and o are the same entry, shown the same way: a file system keeps
 // the node it has (and the kernel its inode and cached pages) while a lookup finds the same.
 func (n *Node) Same(o *Node) bool {
@@ -207,12 +252,12 @@ func (n *Node) Same(o *Node) bool {
 	case n.view != o.view || n.rel != o.rel || n.kind != o.kind || n.dir != o.dir:
 		return false
 	case n.kind != "":
-		return n.view != nil || n.id == o.id // a document of SRC: the same version
+		return n.view != nil || n.ver.id == o.ver.id // a document of SRC: the same version
 	case n.view != nil:
 		return true // an archive's entries do not change under its view
 	}
-	dev, ino, _ := FileKey(n.fi)
-	odev, oino, _ := FileKey(o.fi)
+	dev, ino := fileOfEntry(n.fi)
+	odev, oino := fileOfEntry(o.fi)
 	return n.fi.Mode().Type() == o.fi.Mode().Type() && dev == odev && ino == oino
 }
 
@@ -252,8 +297,8 @@ func (n *Node) Attr(ctx context.Context) (Stat, error) {
 
 // sameEntry reports whether b is of the entry a was (where the system says).
 func sameEntry(a, b fs.FileInfo) bool {
-	dev, ino, _ := FileKey(a)
-	bdev, bino, _ := FileKey(b)
+	dev, ino := fileOfEntry(a)
+	bdev, bino := fileOfEntry(b)
 	return dev == 0 && ino == 0 || bdev == 0 && bino == 0 || dev == bdev && ino == bino
 }
 
@@ -269,9 +314,9 @@ func (n *Node) docAttr(ctx context.Context) (Stat, error) {
 	}
 	v, _, err := t.Document(ctx, n.rel, fi, n.kind, NeedSize)
 	if v == nil || err != nil && !isTranslation(err) {
-		return Stat{}, orNotExist(err, n.name)
+		return Stat{}, orNotExist(err, n.Path())
 	}
-	if v.ID() != n.id {
+	if v.id != n.ver.id {
 		return Stat{}, ErrStale
 	}
 	return docStat(fi, v, n.kind), nil
@@ -280,7 +325,7 @@ func (n *Node) docAttr(ctx context.Context) (Stat, error) {
 // Readlink returns the target of the node, a symlink of SRC, as stored.
 func (n *Node) Readlink() (string, error) {
 	if n.view != nil || n.kind != "" || n.fi.Mode()&fs.ModeSymlink == 0 {
-		return "", &fs.PathError{Op: "readlink", Path: n.name, Err: syscall.EINVAL}
+		return "", &fs.PathError{Op: "readlink", Path: n.Path(), Err: syscall.EINVAL}
 	}
 	return n.s.t.Readlink(n.rel)
 }
@@ -304,7 +349,7 @@ type File struct {
 func (n *Node) OpenFile(ctx context.Context) (*File, error) {
 	switch {
 	case n.dir:
-		return nil, &fs.PathError{Op: "open", Path: n.name, Err: syscall.EISDIR}
+		return nil, &fs.PathError{Op: "open", Path: n.Path(), Err: syscall.EISDIR}
 	case n.view != nil && n.kind != "":
 		doc, err := n.view.Document(ctx, n.rel, n.kind)
 		if err != nil {
@@ -324,7 +369,7 @@ func (n *Node) OpenFile(ctx context.Context) (*File, error) {
 			return nil, err
 		}
 		v, doc, err := t.Document(ctx, n.rel, fi, n.kind, NeedBytes)
-		if v != nil && v.ID() != n.id {
+		if v != nil && n.ver != nil && v.id != n.ver.id {
 			return nil, ErrStale
 		}
 		if err != nil {
@@ -415,7 +460,7 @@ type Listing struct {
 // OpenListing opens the folder n for listing.
 func (n *Node) OpenListing() (*Listing, error) {
 	if !n.dir {
-		return nil, &fs.PathError{Op: "opendir", Path: n.name, Err: syscall.ENOTDIR}
+		return nil, &fs.PathError{Op: "opendir", Path: n.Path(), Err: syscall.ENOTDIR}
 	}
 	l := &Listing{n: n}
 	if n.view != nil {
@@ -449,13 +494,13 @@ func (l *Listing) Close() {
 // Lookup finds the entry name of the folder as Node.Lookup does, but never translates: a
 // document whose size no cache knows yet is ErrNoAttr. A name the listing does not hold is
 // looked up as by Node.Lookup.
-func (l *Listing) Lookup(ctx context.Context, name string) (*Node, Stat, error) {
+func (l *Listing) Lookup(ctx context.Context, name string) (Node, Stat, error) {
 	i, found := slices.BinarySearchFunc(l.Entries, name, func(e Entry, name string) int { return strings.Compare(e.Name, name) })
 	switch {
 	case !found:
 		return l.n.Lookup(ctx, name)
 	case l.Entries[i].Virtual && l.dir != nil:
-		c := l.n.child(name)
+		c := l.n.entry()
 		var fi fs.FileInfo
 		if srcName, _, ok := l.n.s.t.Virtual(name); ok {
 			fi = l.lastInfo(srcName)
@@ -463,7 +508,7 @@ func (l *Listing) Lookup(ctx context.Context, name string) (*Node, Stat, error) 
 		st, err := c.enterVirtual(ctx, name, fi, false)
 		if err != nil {
 			c.Release()
-			return nil, Stat{}, err
+			return Node{}, Stat{}, err
 		}
 		return c, st, nil
 	case l.dir != nil:

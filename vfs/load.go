@@ -23,6 +23,38 @@ import (
 // every caller. A stat needs the version (its sizes), a read the bytes of one kind too. Each is
 // looked for in turn in the versions (the size index), the memory tier, the disk tier, and
 // only then made, by one decode that produces every enabled kind.
+//
+// Sources live in a space: SRC's folder (the tree itself), or an archive's view. A space knows
+// its versions and how to read and decode its sources; the rest — the coalescing of loads,
+// the memory keys, the disk entries and their dependencies, the keeping of documents and the
+// failures — is one for every space.
+
+// space is where a load's sources live.
+type space interface {
+	// loadKey names the load of src among the loads of every space.
+	loadKey(src string) string
+	// known returns the version of src known to be current without translating, or nil;
+	// fi, when not nil, is a fresh Lstat of src.
+	known(src string, fi fs.FileInfo) *Version
+	// load finds the current version of src, or makes it (see Tree.settle), so that it has
+	// kind, and its bytes with needBytes.
+	load(src string, kind translate.Kind, n need) (loaded, error)
+	// translateModel decodes the model src, whose bytes are data, and hands every enabled kind
+	// to k; it returns the format's name.
+	translateModel(src string, data []byte, v *Version, k *keeper) (format string)
+	// keep records v as the current version of src; journal keeps it beyond the mount where
+	// the space does.
+	keep(src string, v *Version)
+	journal(src string, v *Version)
+	// logName is how the logs name src.
+	logName(src string) string
+}
+
+var _ space = (*Tree)(nil)
+
+func (f *Tree) loadKey(src string) string                 { return src }
+func (f *Tree) known(src string, fi fs.FileInfo) *Version { return f.currentVersion(src, fi) }
+func (f *Tree) logName(src string) string                 { return src }
 
 // need is what a caller of get needs of a version.
 type need uint8
@@ -49,18 +81,23 @@ type loaded struct {
 // nil, is a fresh Lstat of src. Concurrent callers for one source share one load, each waiting
 // on its own ctx.
 func (f *Tree) get(ctx context.Context, src string, fi fs.FileInfo, kind translate.Kind, n need) (*Version, Doc, error) {
+	return f.getIn(ctx, f, src, fi, kind, n)
+}
+
+// getIn is get for the source src of the space sp.
+func (f *Tree) getIn(ctx context.Context, sp space, src string, fi fs.FileInfo, kind translate.Kind, n need) (*Version, Doc, error) {
 	for range 4 {
-		if v := f.currentVersion(src, fi); v != nil {
+		if v := sp.known(src, fi); v != nil {
 			if b, err, ok := f.answer(ctx, src, v, nil, kind, n); ok {
 				return v, b, err
 			}
 		}
-		r, err := f.loads.Do(ctx, src, func() (loaded, error) {
+		r, err := f.loads.Do(ctx, sp.loadKey(src), func() (loaded, error) {
 			if !f.life.enter() {
 				return loaded{}, errClosed
 			}
 			defer f.life.leave()
-			return f.load(src, kind, n)
+			return sp.load(src, kind, n)
 		})
 		if err != nil {
 			return nil, Doc{}, err
@@ -150,26 +187,36 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return loaded{}, err // gone since the Lstat
 		}
-		return loaded{v: f.unreadable(src, err)}, nil
+		return loaded{v: f.unreadable(f, src, err)}, nil
 	}
 	key := f.sourceKey(src, st.sum)
-	serves := func(r loaded) (loaded, bool) {
-		d, _, ok := f.answer(context.Background(), src, r.v, r.out, kind, n)
-		if ok && d.pieces != nil {
-			r.out = map[translate.Kind]Doc{kind: d}
-		}
-		return r, ok
-	}
 	// The source's bytes are as before (only its times changed, say), and so are its deps.
 	v, ok := f.versionOf(src)
 	if ok && v.key == key && f.depsHold(v) {
 		f.keep(src, v)
-		if r, ok := serves(loaded{v: v}); ok {
+		if r, ok := f.serves(src, loaded{v: v}, kind, n); ok {
 			return r, nil
 		}
 	}
-	if r, ok := f.fromDisk(src, key, st, kind, n); ok {
-		if r, ok := serves(r); ok {
+	return f.settle(f, src, key, st.id.mtime, func() ([]byte, error) { return data, nil }, kind, n)
+}
+
+// serves reports whether r, a load's result, serves the need; with the document of kind when
+// it was put together from pieces.
+func (f *Tree) serves(src string, r loaded, kind translate.Kind, n need) (loaded, bool) {
+	d, _, ok := f.answer(context.Background(), src, r.v, r.out, kind, n)
+	if ok && d.pieces != nil {
+		r.out = map[translate.Kind]Doc{kind: d}
+	}
+	return r, ok
+}
+
+// settle is the end of every load of src, of sp, whose content key is key and whose mtime
+// (ns) is mtime: the version from the disk tier, after waiting for another process making it;
+// else made from the bytes read gives (a source that cannot be read is unreadable's).
+func (f *Tree) settle(sp space, src string, key cache.Key, mtime int64, read func() ([]byte, error), kind translate.Kind, n need) (loaded, error) {
+	if r, ok := f.fromDisk(sp, src, key, mtime, kind, n); ok {
+		if r, ok := f.serves(src, r, kind, n); ok {
 			return r, nil
 		}
 	}
@@ -184,14 +231,18 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 			toDisk = false // it may be writing the entry: leave that to it
 		} else {
 			defer unlock()
-			if r, ok := f.fromDisk(src, key, st, kind, n); ok {
-				if r, ok := serves(r); ok {
+			if r, ok := f.fromDisk(sp, src, key, mtime, kind, n); ok {
+				if r, ok := f.serves(src, r, kind, n); ok {
 					return r, nil
 				}
 			}
 		}
 	}
-	return f.make(src, data, st, key, kind, n, toDisk)
+	data, err := read()
+	if err != nil {
+		return loaded{v: f.unreadable(sp, src, err)}, nil
+	}
+	return f.make(sp, src, data, key, mtime, kind, n, toDisk)
 }
 
 // depsHold reports whether every dep of v holds.
@@ -204,9 +255,9 @@ func (f *Tree) depsHold(v *Version) bool {
 	return true
 }
 
-// fromDisk looks for the version of src with key in the disk tier, and takes it when its
-// deps hold.
-func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.Kind, n need) (loaded, bool) {
+// fromDisk looks for the version of src, of sp, with key in the disk tier, and takes it when
+// its deps hold.
+func (f *Tree) fromDisk(sp space, src string, key cache.Key, mtime int64, kind translate.Kind, n need) (loaded, bool) {
 	if f.disk == nil {
 		return loaded{}, false
 	}
@@ -220,7 +271,7 @@ func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.
 	if err != nil {
 		return loaded{}, false
 	}
-	v := &Version{key: key, deps: m.deps, fails: m.fails, persist: true, mtime: st.id.mtime}
+	v := &Version{key: key, deps: m.deps, fails: m.fails, persist: true, mtime: mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
@@ -259,21 +310,22 @@ func (f *Tree) fromDisk(src string, key cache.Key, st fileState, kind translate.
 		f.memPut(memKey(v.id, kind), b)
 		r.out = map[translate.Kind]Doc{kind: d}
 	}
-	f.keep(src, v)
-	f.journal(src, v)
+	sp.keep(src, v)
+	sp.journal(src, v)
 	return r, true
 }
 
-// unreadable is the version of a source that cannot be read (for lack of permission, say):
-// every kind fails, the .json holds the error document, and nothing of it is kept on disk.
-func (f *Tree) unreadable(src string, err error) *Version {
+// unreadable is the version of a source of sp that cannot be read (for lack of permission,
+// say): every kind fails, the .json holds the error document, and nothing of it is kept on
+// disk.
+func (f *Tree) unreadable(sp space, src string, err error) *Version {
 	v := &Version{err: err}
 	for _, k := range allKinds {
 		v.sizes[kindIndex(k)] = 0
 		v.fails[kindIndex(k)] = classOf(err)
 	}
 	doc := translate.ErrorDocument(src, "", err)
-	v.key = cache.Key(sha256.Sum256(append([]byte("unreadable\x00"+src+"\x00"), doc...)))
+	v.key = cache.Key(sha256.Sum256(append([]byte("unreadable\x00"+sp.loadKey(src)+"\x00"), doc...)))
 	if f.kinds[".json"] != "" && codec.IsModelName(src) {
 		v.sizes[kindIndex(translate.JSON)], v.fails[kindIndex(translate.JSON)] = int64(len(doc)), failNone
 	}
@@ -281,8 +333,8 @@ func (f *Tree) unreadable(src string, err error) *Version {
 	if v.has(translate.JSON) && v.fails[kindIndex(translate.JSON)] == failNone {
 		f.memPut(memKey(v.id, translate.JSON), doc)
 	}
-	f.logFailure(src, v.key, "", err)
-	f.keep(src, v)
+	f.logFailure(sp.logName(src), v.key, "", err)
+	sp.keep(src, v)
 	return v
 }
 
@@ -291,12 +343,12 @@ func (f *Tree) unreadable(src string, err error) *Version {
 // keeps the result: the version, the documents on disk as each is made, and in memory the one
 // the caller wants (a stat is followed by a read more often than not), the others too without
 // a disk tier, as far as there is room.
-func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want translate.Kind, n need, toDisk bool) (loaded, error) {
+func (f *Tree) make(sp space, src string, data []byte, key cache.Key, mtime int64, want translate.Kind, n need, toDisk bool) (loaded, error) {
 	isTexture := codec.IsTextureName(src)
 	done := f.admit(src, len(data))
 	var read int64 // the bytes of the files the model's translation read
 	defer func() { done(read) }()
-	v := &Version{key: key, persist: true, mtime: st.id.mtime}
+	v := &Version{key: key, persist: true, mtime: mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
@@ -309,26 +361,32 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 		k.begin()
 		k.doc(translate.PNG, translate.Doc{png}, err)
 	} else {
-		for attempt := 1; ; attempt++ {
-			var raced bool
-			format, raced = f.translateModel(src, data, v, k, attempt == maxAttempts)
-			if !raced {
-				break
-			}
-		}
+		format = sp.translateModel(src, data, v, k)
 	}
 	if v.err != nil {
 		f.failures.Add(1)
-		f.logFailure(src, key, format, v.err)
+		f.logFailure(sp.logName(src), key, format, v.err)
 		k.failed(src, format)
 	}
 	k.finish()
-	f.keep(src, v)
-	f.journal(src, v)
+	sp.keep(src, v)
+	sp.journal(src, v)
 	if k.rec != nil {
 		read = k.rec.bytesRead()
 	}
 	return loaded{v: v, out: k.docs}, nil
+}
+
+// translateModel decodes the model src of SRC, again when the tree changed under the decode
+// (see decodeModel).
+func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper) (format string) {
+	for attempt := 1; ; attempt++ {
+		var raced bool
+		format, raced = f.decodeModel(src, data, v, k, attempt == maxAttempts)
+		if !raced {
+			return format
+		}
+	}
 }
 
 // maxAttempts bounds the decodes of one model version whose reads found the mount's index
@@ -336,12 +394,12 @@ func (f *Tree) make(src string, data []byte, st fileState, key cache.Key, want t
 // they say.
 const maxAttempts = 3
 
-// translateModel decodes the model src (its bytes in data) and hands every enabled kind to k,
+// decodeModel decodes the model src (its bytes in data) and hands every enabled kind to k,
 // which fills in v; the deps, persistence and mtime of v come from what the decode read. When
 // a read found the index stale and last is false, it hands nothing over and returns raced, for
 // the caller to decode again on fresh listings: documents that name a file and then fail to
 // read it match no state of the tree.
-func (f *Tree) translateModel(src string, data []byte, v *Version, k *keeper, last bool) (format string, raced bool) {
+func (f *Tree) decodeModel(src string, data []byte, v *Version, k *keeper, last bool) (format string, raced bool) {
 	rec := &recorder{f: f}
 	k.rec = rec
 	begin := func() { // once everything the translation reads has been read

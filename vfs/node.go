@@ -44,13 +44,13 @@ func (s *Shown) Tree() *Tree { return s.t }
 // document. A Node holds its archive view until Release.
 type Node struct {
 	s    *Shown
-	name string         // the path asked for, from the top ("/" for the top)
+	name string         // the path asked for, from the top ("/" for the top); "" after Lookup
 	view *ArchiveView   // the archive the node is in (retained), or nil
 	rel  string         // its path in the tree, or in view
 	fi   fs.FileInfo    // the entry's attributes (what a symlink leads to); nil for a virtual one
-	dir  bool           // a folder (an archive's too)
 	kind translate.Kind // the kind of a virtual document, else ""
-	id   VersionID      // the version of a document of SRC a lookup found (see Same)
+	ver  *Version       // the version of a document of SRC a lookup found (see Same)
+	dir  bool           // a folder (an archive's too)
 	// public is a request that reads as others: a symlink is followed only where others may
 	// reach what it leads to, a folder passed only where others may search it.
 	public bool
@@ -79,8 +79,17 @@ func (n *Node) Release() {
 // IsDir reports whether the node is a folder (an archive shown as one too).
 func (n *Node) IsDir() bool { return n.dir }
 
-// Path is the path the node was resolved from.
-func (n *Node) Path() string { return n.name }
+// Path is the path the node was resolved from; for a node found by Lookup, its path in the
+// tree, or in its archive.
+func (n *Node) Path() string {
+	switch {
+	case n.name != "":
+		return n.name
+	case n.kind != "":
+		return "/" + n.rel + "." + string(n.kind)
+	}
+	return path.Join("/", n.rel)
+}
 
 func notExist(name string) error {
 	return &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelfs/modelfs/internal/mpq/mpqtest"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
@@ -94,15 +95,21 @@ func TestPermissionsAsInSource(t *testing.T) {
 	link("../private/Crate.mdl", "linked/Crate.mdl")
 	put("viadir/u/Crate.mdl", crate, 0o644)
 	link("../private/t", "viadir/t")
-	// A texture whose ACL denies nobody what its mode grants.
+	// A texture, and an archive, whose ACL denies nobody what its mode grants; and an archive
+	// only its owner reads.
 	put("acl/u/Crate.mdl", crate, 0o644)
 	put("acl/t/Crate.blp", blp, 0o644)
-	if out, err := exec.Command("setfacl", "-m", "u:nobody:---", filepath.Join(src, "acl/t/Crate.blp")).CombinedOutput(); err != nil {
+	pack := mpqtest.Archive{Members: []mpqtest.Member{{Name: "Units\\Crate.mdl", Data: crate}}}.Bytes()
+	put("arc/open.mpq", pack, 0o644)
+	put("arc/own.mpq", pack, 0o600)
+	put("arc/acl.mpq", pack, 0o644)
+	if out, err := exec.Command("setfacl", "-m", "u:nobody:---", filepath.Join(src, "acl/t/Crate.blp"), filepath.Join(src, "arc/acl.mpq")).CombinedOutput(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("setfacl: %v %s", err, out)
 		}
 		t.Logf("no ACLs here (%v %s)", err, out)
 		os.RemoveAll(filepath.Join(src, "acl"))
+		os.Remove(filepath.Join(src, "arc/acl.mpq"))
 	}
 	openUp(t, src)
 
@@ -171,6 +178,29 @@ func TestPermissionsAsInSource(t *testing.T) {
 	}
 	if got := readableBy(t, nobody, m.path("open/t/Crate.blp.png")); !got {
 		t.Error("open/t/Crate.blp.png: not readable by nobody, as its texture is")
+	}
+	// An archive's members and their documents: readable as the archive file is, its ACL
+	// included.
+	for arc, readable := range map[string]bool{"arc/open.mpq": true, "arc/own.mpq": false, "arc/acl.mpq": false} {
+		if _, err := os.Lstat(filepath.Join(src, arc)); err != nil {
+			continue // no ACLs here
+		}
+		if in := readableBy(t, nobody, filepath.Join(src, arc)); in != readable {
+			t.Fatalf("%s: readable by nobody in SRC %v, want %v", arc, in, readable)
+		}
+		for _, rel := range []string{"Units/Crate.mdl", "Units/Crate.mdl.glb", "Units/Crate.mdl.json"} {
+			p := m.path(arc + "/" + rel)
+			if got := readableBy(t, nobody, p); got != readable {
+				t.Errorf("%s/%s: readable by nobody %v, want %v", arc, rel, got, readable)
+			}
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if others := fi.Mode().Perm()&0o004 != 0; others != readable {
+				t.Errorf("%s/%s: mode %v, want others' read bit %v", arc, rel, fi.Mode(), readable)
+			}
+		}
 	}
 	// The owner's own view: a texture only the owner reads still shows in the owner's files.
 	if fi, err := os.Stat(m.path("owntex/u/Crate.mdl.glb")); err != nil || fi.Mode().Perm() != 0o400 {

@@ -31,12 +31,12 @@ const noAttr = syscall.ENOENT
 
 // child answers a lookup that found vn, whose attributes are st: with the node already there
 // when it shows the same (the kernel keeps its inode and cached pages), else with a new one.
-func (n *dirNode) child(ctx context.Context, name string, vn *vfs.Node, st vfs.Stat, out *fuse.EntryOut) *gofs.Inode {
+func (n *dirNode) child(ctx context.Context, name string, vn vfs.Node, st vfs.Stat, out *fuse.EntryOut) *gofs.Inode {
 	setStat(&out.Attr, st)
 	out.SetEntryTimeout(n.m.entryTimeout)
 	out.SetAttrTimeout(n.m.attrTimeout)
 	if ch := n.GetChild(name); ch != nil {
-		if old, ok := ch.Operations().(interface{ shown() *vfs.Node }); ok && old.shown().Same(vn) {
+		if old, ok := ch.Operations().(interface{ shown() *vfs.Node }); ok && old.shown().Same(&vn) {
 			vn.Release()
 			return ch
 		}

@@ -73,7 +73,7 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 		tree.Close()
 		return nil, err
 	}
-	newTop := func() gofs.InodeEmbedder { return &dirNode{node{m: m, vn: top}} }
+	newTop := func() gofs.InodeEmbedder { return &dirNode{node{m: m, vn: *top}} }
 	neg := opt.NegativeTimeout
 	mo := fuse.MountOptions{
 		FsName:     "modelfs:" + absSrc,

@@ -19,7 +19,7 @@ import (
 type node struct {
 	gofs.Inode
 	m  *mount
-	vn *vfs.Node
+	vn vfs.Node
 }
 
 // mount is what every node of one mount shares: the tree core, and the timeouts the kernel
@@ -33,26 +33,33 @@ type mount struct {
 // dirNode is a folder: of SRC, or an archive's (the archive itself too).
 type dirNode struct{ node }
 
-// fileNode is a file: of SRC or an archive's member, served byte for byte, or a document
-// beside a model or texture. A document's node shows one version of it, the one its lookup
-// found: the kernel keeps pages and a size per inode, so a new version gets a new node (see
-// vfs.Node.Same), and a node asked about after its version was superseded answers ESTALE, on
-// which the kernel looks the name up again and gets the new one, while handles opened on the
-// old node read the old version to its end.
+// fileNode is a file of SRC, served byte for byte; the kernel keeps the pages it cached while
+// the file's content is the same.
 type fileNode struct {
 	node
 	cacheState[any]
 }
 
+// fixedNode is a file whose content never changes under its node (vfs.Node.Fixed): an
+// archive's member, or a document beside a model or texture. A document's node shows one
+// version of it, the one its lookup found: the kernel keeps pages and a size per inode, so a
+// new version gets a new node (see vfs.Node.Same), and a node asked about after its version
+// was superseded answers ESTALE, on which the kernel looks the name up again and gets the new
+// one, while handles opened on the old node read the old version to its end.
+type fixedNode struct{ node }
+
 // linkNode is a symlink of SRC, shown as stored.
 type linkNode struct{ node }
 
 // newNode is the node showing vn, whose attributes are st.
-func newNode(m *mount, vn *vfs.Node, st vfs.Stat) gofs.InodeEmbedder {
+func newNode(m *mount, vn vfs.Node, st vfs.Stat) gofs.InodeEmbedder {
 	switch fileType(st.Mode) {
 	case syscall.S_IFDIR:
 		return &dirNode{node{m: m, vn: vn}}
 	case syscall.S_IFREG:
+		if vn.Fixed() {
+			return &fixedNode{node{m: m, vn: vn}}
+		}
 		return &fileNode{node: node{m: m, vn: vn}}
 	case syscall.S_IFLNK:
 		return &linkNode{node{m: m, vn: vn}}
@@ -61,7 +68,7 @@ func newNode(m *mount, vn *vfs.Node, st vfs.Stat) gofs.InodeEmbedder {
 }
 
 // shown returns the tree's node n shows.
-func (n *node) shown() *vfs.Node { return n.vn }
+func (n *node) shown() *vfs.Node { return &n.vn }
 
 // OnForget notes that the kernel let go of the node, and of what it held of the tree (an
 // archive file since replaced closes once no node holds it).
@@ -97,6 +104,7 @@ var (
 	_ gofs.NodeOpendirHandler = (*dirNode)(nil)
 	_ gofs.NodeStatfser       = (*dirNode)(nil)
 	_ gofs.NodeOpener         = (*fileNode)(nil)
+	_ gofs.NodeOpener         = (*fixedNode)(nil)
 	_ gofs.NodeReadlinker     = (*linkNode)(nil)
 	_ gofs.NodeGetattrer      = (*node)(nil)
 

@@ -14,22 +14,36 @@ import (
 	"github.com/modelfs/modelfs/vfs"
 )
 
-// Open opens the file for reading: a document is translated unless a cache has it. The kernel
-// keeps the pages it read of the file while its content is the same: a document's node never
-// shows another version, nor an archive's member another content.
+// Open opens the file of SRC for reading. The kernel keeps the pages it cached of the file
+// while its content is the one it read them from.
 func (n *fileNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	h, errno := n.open(ctx, flags)
+	if errno != 0 {
+		return nil, 0, errno
+	}
+	return h, n.openFlags(h.f.Tag), 0
+}
+
+// Open opens the file for reading: a document is translated unless a cache has it. The
+// kernel keeps the pages it read of it: the node never shows other content.
+func (n *fixedNode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32, syscall.Errno) {
+	h, errno := n.open(ctx, flags)
+	if errno != 0 {
+		return nil, 0, errno
+	}
+	return h, fuse.FOPEN_KEEP_CACHE, 0
+}
+
+// open opens the node's file.
+func (n *node) open(ctx context.Context, flags uint32) (*fileHandle, syscall.Errno) {
 	if writeFlags(flags) {
-		return nil, 0, toErrno(vfs.ErrReadOnly)
+		return nil, toErrno(vfs.ErrReadOnly)
 	}
 	f, err := n.vn.OpenFile(ctx)
 	if err != nil {
-		return nil, 0, toErrno(err)
+		return nil, toErrno(err)
 	}
-	keep := uint32(fuse.FOPEN_KEEP_CACHE)
-	if f.Tag != nil {
-		keep = n.openFlags(f.Tag)
-	}
-	return &fileHandle{f: f, name: n.vn.Path(), m: n.m}, keep, 0
+	return &fileHandle{f: f, name: n.vn.Path(), m: n.m}, 0
 }
 
 // fileHandle is an open file.

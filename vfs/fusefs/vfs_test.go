@@ -400,6 +400,7 @@ func TestHandlersRefuseWrites(t *testing.T) {
 	_, checks["copy_file_range"] = n.CopyFileRange(ctx, nil, 0, nil, nil, 0, 1, 0)
 	for _, flags := range []int{syscall.O_WRONLY, syscall.O_RDWR, syscall.O_RDONLY | syscall.O_TRUNC, syscall.O_WRONLY | syscall.O_APPEND} {
 		_, _, checks[fmt.Sprintf("open file %#x", flags)] = (&fileNode{}).Open(ctx, uint32(flags))
+		_, _, checks[fmt.Sprintf("open document %#x", flags)] = (&fixedNode{}).Open(ctx, uint32(flags))
 	}
 	for name, errno := range checks {
 		if errno != syscall.EROFS {
