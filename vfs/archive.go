@@ -537,10 +537,14 @@ func (v *ArchiveView) load(src string, kind translate.Kind, n need) (loaded, err
 	return v.t.settle(v, src, v.sourceKey(src), v.mtime.UnixNano(), read, kind, n)
 }
 
-// translateModel decodes the member src and hands every enabled kind to k.
+// translateModel decodes the member src and hands every enabled kind to k. A texture it
+// embeds that is a member of the view is its own version's PNG, as in a folder: decoded once
+// however many models use it, and kept once in the tiers (see pieces.go).
 func (v *ArchiveView) translateModel(src string, data []byte, ver *Version, k *keeper) (format string) {
 	f := v.t
-	source := codec.Source{Name: src, Data: data, FS: limited{v.lookup, f}, Options: f.opt.DecoderOptions}
+	k.shared = &sharing{}
+	texture := func(name string, data []byte) ([]byte, error) { return v.texturePNG(name, data, k.shared) }
+	source := codec.Source{Name: src, Data: data, FS: limited{v.lookup, f}, Texture: texture, Options: f.opt.DecoderOptions}
 	s, ft, err := translate.Decode(source)
 	if ft != nil {
 		format = ft.Name
@@ -558,6 +562,28 @@ func (v *ArchiveView) translateModel(src string, data []byte, ver *Version, k *k
 	})
 	s.Release()
 	return format
+}
+
+// texturePNG gives the PNG of the texture name, whose bytes are data, that a model of the view
+// embeds: when it is a member of the view, its own version's (noted in shared), else made here.
+func (v *ArchiveView) texturePNG(name string, data []byte, shared *sharing) ([]byte, error) {
+	if f, ok := v.fsys.(codec.FoldFS); ok {
+		if canon, ok := f.FindFold(name); ok {
+			name = canon // the archive's spelling: one member, one version
+		}
+	}
+	if fi, err := fs.Stat(v.fsys, name); err == nil && !fi.IsDir() && fi.Size() == int64(len(data)) && codec.IsTextureName(name) {
+		// The view's own tree comes first in the models' lookups: data is this member's.
+		key := v.sourceKey(name)
+		ver, d, err := v.t.getIn(context.Background(), v, name, nil, translate.PNG, needBytes)
+		if png, own, err, ok := ownPNG(ver, d, err, key); ok {
+			if own {
+				shared.note(png, sharedPNG{name: name, key: key, size: len(png)})
+			}
+			return png, err
+		}
+	}
+	return translate.ConvertTexture(name, data)
 }
 
 // readMember reads a member whole, within the size a source may have.

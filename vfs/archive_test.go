@@ -18,7 +18,8 @@ import (
 
 // The tree core serves an archive without a front end: its listing with the virtual documents
 // beside each model, sizes that equal the bytes, the bytes convert makes of the extracted
-// files, one translation per member whatever the kinds asked, and a changed archive seen.
+// files, one translation per member whatever the kinds asked (a texture too, which its models
+// embed), and a changed archive seen.
 func TestArchiveViewWithoutAMount(t *testing.T) {
 	sample := sampleTree(t)
 	var ms []mpqtest.Member
@@ -77,8 +78,13 @@ func TestArchiveViewWithoutAMount(t *testing.T) {
 			t.Errorf("%s differs from convert of the extracted files", kind)
 		}
 	}
-	if n := count.Load(); n != 1 {
-		t.Errorf("%d translations for one member's five kinds", n)
+	// One translation per member: the model, and the texture it embeds, which its own .png
+	// then serves without another.
+	if _, err := v.Document(ctx, "Textures/Crate.blp", translate.PNG); err != nil {
+		t.Fatal(err)
+	}
+	if n := count.Load(); n != 2 {
+		t.Errorf("%d translations for a model's five kinds and its texture's .png, want 2", n)
 	}
 	// A changed archive is a new view.
 	if err := os.WriteFile(arc, mpqtest.Archive{Members: ms[:1]}.Bytes(), 0o644); err != nil {
@@ -226,5 +232,95 @@ func TestArchiveMembersShareThePipeline(t *testing.T) {
 		if b, ok := tree.mem.Get(memKey(ver.id, kind)); !ok || storedSize(b) != ver.size(kind) {
 			t.Errorf("%s: not in the memory tier under the version's id", kind)
 		}
+	}
+}
+
+// Two models of an archive that embed one texture of it: the texture is translated once, each
+// .glb is kept pieced (the PNG once in each tier) with the bytes convert makes, a remount
+// translates nothing, and with the PNG gone from both tiers only the texture is made again.
+func TestArchivePiecedGLB(t *testing.T) {
+	sample := sampleTree(t)
+	read := func(p string) []byte {
+		b, err := os.ReadFile(filepath.Join(sample, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	crate, tex := read("Units/Crate.mdx"), read("Textures/Crate.blp")
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "Game.mpq"), mpqtest.Archive{Members: []mpqtest.Member{
+		{Name: "Units\\A.mdx", Data: crate, Zlib: true},
+		{Name: "Units\\B.mdx", Data: crate, Zlib: true},
+		{Name: "Textures\\Crate.blp", Data: tex},
+	}}.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	extracted := t.TempDir()
+	for name, data := range map[string][]byte{"Units/A.mdx": crate, "Units/B.mdx": crate, "Textures/Crate.blp": tex} {
+		os.MkdirAll(filepath.Join(extracted, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(extracted, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string][]byte{}
+	for _, m := range []string{"Units/A.mdx", "Units/B.mdx"} {
+		want[m] = vfstest.MustConvert(t, extracted, m, translate.GLB)
+	}
+	dir := t.TempDir()
+	const texture = "Textures/Crate.blp"
+	glbs := func(f *Tree) (*ArchiveView, []string) {
+		t.Helper()
+		var translated []string
+		var mu sync.Mutex
+		f.opt.OnTranslate = func(name string) {
+			mu.Lock()
+			defer mu.Unlock()
+			translated = append(translated, name)
+		}
+		v, err := f.OpenArchive("Game.mpq")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"Units/A.mdx", "Units/B.mdx"} {
+			b, err := viewBytes(v.Document(t.Context(), m, translate.GLB))
+			if err != nil || !bytes.Equal(b, want[m]) {
+				t.Fatalf("%s.glb: %v, or not the bytes convert makes", m, err)
+			}
+		}
+		slices.Sort(translated)
+		return v, translated
+	}
+	f := openTree(t, src, dir)
+	v, translated := glbs(f)
+	if got := strings.Join(translated, " "); got != "Textures/Crate.blp Units/A.mdx Units/B.mdx" {
+		t.Errorf("translated %q: each model and the texture once", got)
+	}
+	a := v.known("Units/A.mdx", nil)
+	if b, ok := f.mem.Get(memKey(a.id, translate.GLB)); !ok || !isPieced(b) {
+		t.Error("the .glb is not kept pieced in memory")
+	}
+	e, err := f.disk.Get(a.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := decodeEntryMeta(e.Meta); err != nil || m.pieced[kindIndex(translate.GLB)] != int64(len(want["Units/A.mdx"])) {
+		t.Errorf("the disk entry's .glb is not pieced: %v", err)
+	}
+	e.Close()
+	f.Close()
+
+	g := openTree(t, src, dir)
+	v, translated = glbs(g)
+	if len(translated) != 0 {
+		t.Errorf("translated %q after remounting", translated)
+	}
+	tkey := v.sourceKey(texture)
+	g.mem.Remove(memKey(versionID(tkey, nil), translate.PNG))
+	g.mem.Remove(memKey(v.known("Units/A.mdx", nil).id, translate.GLB))
+	g.mem.Remove(memKey(v.known("Units/B.mdx", nil).id, translate.GLB))
+	removeEntry(t, dir, tkey)
+	if _, translated = glbs(g); strings.Join(translated, " ") != texture {
+		t.Errorf("translated %q; want the texture alone", translated)
 	}
 }

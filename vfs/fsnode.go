@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -53,7 +54,9 @@ func (s *Shown) Top() (*Node, error) { return s.Resolve("/", false) }
 
 // Lookup finds the entry name of the folder n as a file system shows it, with its attributes:
 // for a document whose size no cache knows, its model is translated first (a stat can be
-// answered from a lookup's attributes, so no stand-in size is ever given).
+// answered from a lookup's attributes, so no stand-in size is ever given). The node serves a
+// file system's operations (Lookup, OpenListing, Attr, OpenFile, Readlink, Same) until Drop;
+// Stat, Open and ReadDir are for nodes Resolve gives.
 // The node is a value, for a file system to keep within its own: one allocation per node.
 func (n *Node) Lookup(ctx context.Context, name string) (Node, Stat, error) {
 	return n.lookup(ctx, name, nil, true)
@@ -241,6 +244,21 @@ func (n *Node) archiveStat(size int64) Stat {
 	return Stat{Mode: n.archiveMode(n.dir), Size: size, MTime: n.view.ModTime(), Uid: uid, Gid: gid}
 }
 
+// Drop lets go of a node a file system kept (its archive view), once however often it is
+// called, and leaves the node as it is: a lookup may still be comparing it (Same), and a
+// node the file system revives answers ErrStale. It reports whether this call dropped it.
+func (n *Node) Drop() bool {
+	if !atomic.CompareAndSwapUint32(&n.dropped, 0, 1) {
+		return false
+	}
+	if n.view != nil {
+		n.view.Release()
+	}
+	return true
+}
+
+func (n *Node) isDropped() bool { return atomic.LoadUint32(&n.dropped) != 0 }
+
 // Fixed reports whether the node's content never changes while the node is kept: a
 // document's node shows one version of it, and an archive does not change under its view.
 func (n *Node) Fixed() bool { return n.kind != "" || n.view != nil }
@@ -249,6 +267,8 @@ func (n *Node) Fixed() bool { return n.kind != "" || n.view != nil }
 // the node it has (and the kernel its inode and cached pages) while a lookup finds the same.
 func (n *Node) Same(o *Node) bool {
 	switch {
+	case n.isDropped():
+		return false // let go of: a new node takes its place
 	case n.view != o.view || n.rel != o.rel || n.kind != o.kind || n.dir != o.dir:
 		return false
 	case n.kind != "":
@@ -268,6 +288,8 @@ func (n *Node) Same(o *Node) bool {
 // translate shows size 0 (and reading it fails).
 func (n *Node) Attr(ctx context.Context) (Stat, error) {
 	switch {
+	case n.view != nil && n.isDropped():
+		return Stat{}, ErrStale // its view may be closed
 	case n.view != nil && n.kind != "":
 		size, err := n.view.Size(ctx, n.rel, n.kind)
 		if err != nil && !isTranslation(err) {
@@ -348,6 +370,8 @@ type File struct {
 // (or whose document was superseded) is ErrStale.
 func (n *Node) OpenFile(ctx context.Context) (*File, error) {
 	switch {
+	case n.view != nil && n.isDropped():
+		return nil, ErrStale // its view may be closed
 	case n.dir:
 		return nil, &fs.PathError{Op: "open", Path: n.Path(), Err: syscall.EISDIR}
 	case n.view != nil && n.kind != "":

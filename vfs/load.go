@@ -88,7 +88,7 @@ func (f *Tree) get(ctx context.Context, src string, fi fs.FileInfo, kind transla
 func (f *Tree) getIn(ctx context.Context, sp space, src string, fi fs.FileInfo, kind translate.Kind, n need) (*Version, Doc, error) {
 	for range 4 {
 		if v := sp.known(src, fi); v != nil {
-			if b, err, ok := f.answer(ctx, src, v, nil, kind, n); ok {
+			if b, err, ok := f.answer(ctx, sp, src, v, nil, kind, n); ok {
 				return v, b, err
 			}
 		}
@@ -102,7 +102,7 @@ func (f *Tree) getIn(ctx context.Context, sp space, src string, fi fs.FileInfo, 
 		if err != nil {
 			return nil, Doc{}, err
 		}
-		if b, err, ok := f.answer(ctx, src, r.v, r.out, kind, n); ok {
+		if b, err, ok := f.answer(ctx, sp, src, r.v, r.out, kind, n); ok {
 			return r.v, b, err
 		}
 		fi = nil // the load served another caller's need: look again
@@ -113,7 +113,7 @@ func (f *Tree) getIn(ctx context.Context, sp space, src string, fi fs.FileInfo, 
 // answer is what get returns for v when v serves the need: the kind's failure, or with
 // needBytes its bytes (from out, which a load filled, or the tiers); ok is false when it does
 // not.
-func (f *Tree) answer(ctx context.Context, src string, v *Version, out map[translate.Kind]Doc, kind translate.Kind, n need) (d Doc, err error, ok bool) {
+func (f *Tree) answer(ctx context.Context, sp space, src string, v *Version, out map[translate.Kind]Doc, kind translate.Kind, n need) (d Doc, err error, ok bool) {
 	switch {
 	case !v.has(kind):
 		return Doc{}, nil, false
@@ -129,7 +129,7 @@ func (f *Tree) answer(ctx context.Context, src string, v *Version, out map[trans
 	if !ok {
 		return Doc{}, nil, false
 	}
-	if d, ok = f.docOf(ctx, kind, b); !ok && ctx.Err() == nil {
+	if d, ok = f.docOf(ctx, sp, kind, b); !ok && ctx.Err() == nil {
 		f.mem.Remove(memKey(v.id, kind)) // damaged, or its texture changed: made again
 	}
 	return d, nil, ok
@@ -194,7 +194,7 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 	v, ok := f.versionOf(src)
 	if ok && v.key == key && f.depsHold(v) {
 		f.keep(src, v)
-		if r, ok := f.serves(src, loaded{v: v}, kind, n); ok {
+		if r, ok := f.serves(f, src, loaded{v: v}, kind, n); ok {
 			return r, nil
 		}
 	}
@@ -203,8 +203,8 @@ func (f *Tree) load(src string, kind translate.Kind, n need) (loaded, error) {
 
 // serves reports whether r, a load's result, serves the need; with the document of kind when
 // it was put together from pieces.
-func (f *Tree) serves(src string, r loaded, kind translate.Kind, n need) (loaded, bool) {
-	d, _, ok := f.answer(context.Background(), src, r.v, r.out, kind, n)
+func (f *Tree) serves(sp space, src string, r loaded, kind translate.Kind, n need) (loaded, bool) {
+	d, _, ok := f.answer(context.Background(), sp, src, r.v, r.out, kind, n)
 	if ok && d.pieces != nil {
 		r.out = map[translate.Kind]Doc{kind: d}
 	}
@@ -216,7 +216,7 @@ func (f *Tree) serves(src string, r loaded, kind translate.Kind, n need) (loaded
 // else made from the bytes read gives (a source that cannot be read is unreadable's).
 func (f *Tree) settle(sp space, src string, key cache.Key, mtime int64, read func() ([]byte, error), kind translate.Kind, n need) (loaded, error) {
 	if r, ok := f.fromDisk(sp, src, key, mtime, kind, n); ok {
-		if r, ok := f.serves(src, r, kind, n); ok {
+		if r, ok := f.serves(sp, src, r, kind, n); ok {
 			return r, nil
 		}
 	}
@@ -232,7 +232,7 @@ func (f *Tree) settle(sp space, src string, key cache.Key, mtime int64, read fun
 		} else {
 			defer unlock()
 			if r, ok := f.fromDisk(sp, src, key, mtime, kind, n); ok {
-				if r, ok := f.serves(src, r, kind, n); ok {
+				if r, ok := f.serves(sp, src, r, kind, n); ok {
 					return r, nil
 				}
 			}
@@ -303,7 +303,7 @@ func (f *Tree) fromDisk(sp space, src string, key cache.Key, mtime int64, kind t
 			f.diskError(err)
 			return loaded{}, false
 		}
-		d, ok := f.docOf(context.Background(), kind, b)
+		d, ok := f.docOf(context.Background(), sp, kind, b)
 		if !ok || d.size != v.size(kind) {
 			return loaded{}, false
 		}
@@ -333,7 +333,11 @@ func (f *Tree) unreadable(sp space, src string, err error) *Version {
 	if v.has(translate.JSON) && v.fails[kindIndex(translate.JSON)] == failNone {
 		f.memPut(memKey(v.id, translate.JSON), doc)
 	}
-	f.logFailure(sp.logName(src), v.key, "", err)
+	format := ""
+	if codec.IsTextureName(src) {
+		format = "texture" // for the log's words alone
+	}
+	f.logFailure(sp.logName(src), v.key, format, err)
 	sp.keep(src, v)
 	return v
 }
@@ -352,7 +356,7 @@ func (f *Tree) make(sp space, src string, data []byte, key cache.Key, mtime int6
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
 	}
-	k := &keeper{f: f, v: v, want: want, read: n == needBytes, toDisk: toDisk, docs: map[translate.Kind]Doc{}}
+	k := &keeper{f: f, sp: sp, v: v, want: want, read: n == needBytes, toDisk: toDisk, docs: map[translate.Kind]Doc{}}
 	defer k.abandon()
 	var format string
 	if isTexture {
@@ -401,7 +405,7 @@ const maxAttempts = 3
 // read it match no state of the tree.
 func (f *Tree) decodeModel(src string, data []byte, v *Version, k *keeper, last bool) (format string, raced bool) {
 	rec := &recorder{f: f}
-	k.rec = rec
+	k.rec, k.shared = rec, &rec.shared
 	begin := func() { // once everything the translation reads has been read
 		if rec.staleIndex() && !last {
 			raced = true
@@ -518,7 +522,9 @@ type keeper struct {
 	toDisk bool
 	w      *cache.Writer
 	docs   map[translate.Kind]Doc // kept in memory (for the callers of this load)
-	rec    *recorder              // the model's translation, which knows the PNGs it shares
+	sp     space                  // where the source lives
+	rec    *recorder              // the translation of a model of SRC (what it read)
+	shared *sharing               // the textures' PNGs the model's translation embedded, or nil
 	pieced [numKinds]int64        // the lengths of the documents kept pieced
 }
 
@@ -549,8 +555,8 @@ func (k *keeper) doc(kind translate.Kind, doc translate.Doc, err error) {
 	}
 	var stored []byte
 	var d Doc
-	if k.rec != nil && mayBePieced(kind) {
-		if b, pd, ok := piecedForm(doc, k.rec.sharedOf); ok {
+	if k.shared != nil && mayBePieced(kind) {
+		if b, pd, ok := piecedForm(doc, k.shared.sharedOf); ok {
 			stored, d = b, pd
 			k.pieced[i] = d.size
 		}
@@ -614,7 +620,7 @@ func (k *keeper) fallBack(err error) {
 	}
 	for name, b := range k.w.Recover() {
 		kind := translate.Kind(name)
-		if d, ok := k.f.docOf(context.Background(), kind, b); ok {
+		if d, ok := k.f.docOf(context.Background(), k.sp, kind, b); ok {
 			k.hold(kind, b, d, kind != translate.PNG && (kind != k.want || !k.read))
 		}
 	}
@@ -673,21 +679,33 @@ func (f *Tree) texturePNG(name string, data []byte, st *fileState) (png []byte, 
 			defer f.handOff(name, data, *st)()
 		}
 		v, d, err := f.get(context.Background(), name, nil, translate.PNG, needBytes)
-		var fe *TranslationError
-		switch {
-		case v == nil || v.key != key: // the file changed since the model read it
-		case v.fails[kindIndex(translate.PNG)] == failShown:
-			if v.err != nil {
-				return nil, key, false, v.err
-			}
-		case err == nil:
-			return d.Bytes(), key, true, nil
-		case errors.As(err, &fe) && v.err != nil:
-			return nil, key, false, v.err
+		if png, shared, err, ok := ownPNG(v, d, err, key); ok {
+			return png, key, shared, err
 		}
 	}
 	png, err = translate.ConvertTexture(name, data)
 	return png, key, false, err
+}
+
+// ownPNG is what a model's translation embeds of the texture whose version key is key, from
+// what the texture's own load gave (v, d, err): its PNG, shared; or the error a failed texture
+// gives the model, for its warnings. ok is false when neither is had (the texture changed since
+// the model read it, or this process does not know its error): the model then decodes the
+// bytes it read itself.
+func ownPNG(v *Version, d Doc, err error, key cache.Key) (png []byte, shared bool, perr error, ok bool) {
+	var fe *TranslationError
+	switch {
+	case v == nil || v.key != key: // the file changed since the model read it
+	case v.fails[kindIndex(translate.PNG)] == failShown:
+		if v.err != nil {
+			return nil, false, v.err, true
+		}
+	case err == nil:
+		return d.Bytes(), true, nil, true
+	case errors.As(err, &fe) && v.err != nil:
+		return nil, false, v.err, true
+	}
+	return nil, false, nil, false
 }
 
 // handoff is a texture file a model's translation read, handed to the texture's own
@@ -735,7 +753,7 @@ type recorder struct {
 	lists map[string]*listing // listings ReadDir gave from the index, by folder
 	stale bool                // a file the index showed was gone when read
 
-	pngs   map[*byte]sharedPNG  // the textures' PNGs texture gave, by where their bytes are
+	shared sharing              // the textures' PNGs texture gave
 	images map[string]imageRead // the images read, by name
 	read   int64                // the bytes of the files read
 }
@@ -750,13 +768,8 @@ func (r *recorder) bytesRead() int64 {
 // texture is the codec.TextureFunc of the translation (see Tree.texturePNG).
 func (r *recorder) texture(name string, data []byte) ([]byte, error) {
 	png, key, shared, err := r.f.texturePNG(name, data, r.imageState(name, data))
-	if shared && len(png) > 0 {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.pngs == nil {
-			r.pngs = map[*byte]sharedPNG{}
-		}
-		r.pngs[&png[0]] = sharedPNG{name: name, key: key, size: len(png)}
+	if shared {
+		r.shared.note(png, sharedPNG{name: name, key: key, size: len(png)})
 	}
 	return png, err
 }
@@ -795,17 +808,6 @@ func (r *recorder) imageState(name string, data []byte) *fileState {
 		return nil
 	}
 	return &im.st
-}
-
-// sharedOf reports whether p is a texture's PNG texture gave.
-func (r *recorder) sharedOf(p []byte) (sharedPNG, bool) {
-	if len(p) == 0 {
-		return sharedPNG{}, false
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	s, ok := r.pngs[&p[0]]
-	return s, ok && s.size == len(p)
 }
 
 // staleIndex reports whether a file the index showed this translation was gone when read.

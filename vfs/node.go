@@ -54,6 +54,9 @@ type Node struct {
 	// public is a request that reads as others: a symlink is followed only where others may
 	// reach what it leads to, a folder passed only where others may search it.
 	public bool
+	// dropped is 1 once a file system that kept the node let go of it (see Drop); set and read
+	// atomically. (Not an atomic.Uint32: a node is a value a file system keeps within its own.)
+	dropped uint32
 }
 
 // Attr is what a Node's stat tells.
@@ -80,15 +83,19 @@ func (n *Node) Release() {
 func (n *Node) IsDir() bool { return n.dir }
 
 // Path is the path the node was resolved from; for a node found by Lookup, its path in the
-// tree, or in its archive.
+// tree, or in its archive's file.
 func (n *Node) Path() string {
+	p := n.rel
 	switch {
 	case n.name != "":
 		return n.name
 	case n.kind != "":
-		return "/" + n.rel + "." + string(n.kind)
+		p += "." + string(n.kind)
 	}
-	return path.Join("/", n.rel)
+	if n.view != nil {
+		p = path.Join(n.view.name, p)
+	}
+	return path.Join("/", p)
 }
 
 func notExist(name string) error {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/modelfs/modelfs/cache"
 	"github.com/modelfs/modelfs/translate"
@@ -152,6 +153,37 @@ type sharedPNG struct {
 	size int
 }
 
+// sharing is the textures' PNGs a model's translation embedded as their own versions' (see
+// sharedPNG), by where their bytes are: a document that embeds one is kept pieced.
+type sharing struct {
+	mu   sync.Mutex
+	pngs map[*byte]sharedPNG
+}
+
+// note notes that png is the PNG of the texture version s.
+func (sh *sharing) note(png []byte, s sharedPNG) {
+	if len(png) == 0 {
+		return
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.pngs == nil {
+		sh.pngs = map[*byte]sharedPNG{}
+	}
+	sh.pngs[&png[0]] = s
+}
+
+// sharedOf reports whether p is a texture's PNG the translation embedded.
+func (sh *sharing) sharedOf(p []byte) (sharedPNG, bool) {
+	if len(p) == 0 {
+		return sharedPNG{}, false
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	s, ok := sh.pngs[&p[0]]
+	return s, ok && s.size == len(p)
+}
+
 // piecedForm is the stored form of doc, whose pieces that are texture PNGs shared identifies,
 // and the document d it gives, whose other pieces are b's own memory (so that a caller holding
 // d does not hold the encoder's copy beside the tier's); ok is false when no piece is shared,
@@ -226,7 +258,7 @@ func storedSize(b []byte) int64 {
 
 // docOf puts the document of kind b stores back together; ok is false when a piece it refers
 // to can no longer be had (ctx ended while its texture was translated again), or b is damaged.
-func (f *Tree) docOf(ctx context.Context, kind translate.Kind, b []byte) (Doc, bool) {
+func (f *Tree) docOf(ctx context.Context, sp space, kind translate.Kind, b []byte) (Doc, bool) {
 	if !mayBePieced(kind) || !isPieced(b) {
 		return wholeDoc(b), true
 	}
@@ -256,7 +288,7 @@ func (f *Tree) docOf(ctx context.Context, kind translate.Kind, b []byte) (Doc, b
 			if d.bad {
 				return Doc{}, false
 			}
-			png, ok := f.pngOf(ctx, s, m)
+			png, ok := f.pngOf(ctx, sp, s, m)
 			if !ok {
 				return Doc{}, false
 			}
@@ -272,9 +304,10 @@ func (f *Tree) docOf(ctx context.Context, kind translate.Kind, b []byte) (Doc, b
 	return doc, true
 }
 
-// pngOf returns the PNG of the texture version s, n bytes long: from the memory tier, the disk
-// tier, or the texture's translation when the texture is still that version.
-func (f *Tree) pngOf(ctx context.Context, s sharedPNG, n uint64) ([]byte, bool) {
+// pngOf returns the PNG of the texture version s, a source of sp, n bytes long: from the
+// memory tier, the disk tier, or the texture's translation when the texture is still that
+// version.
+func (f *Tree) pngOf(ctx context.Context, sp space, s sharedPNG, n uint64) ([]byte, bool) {
 	if !codec.ValidName(s.name) || !codec.IsTextureName(s.name) {
 		return nil, false // a damaged entry: nothing else is looked at
 	}
@@ -296,7 +329,7 @@ func (f *Tree) pngOf(ctx context.Context, s sharedPNG, n uint64) ([]byte, bool) 
 			f.diskError(err)
 		}
 	}
-	v, doc, err := f.get(ctx, s.name, nil, translate.PNG, needBytes)
+	v, doc, err := f.getIn(ctx, sp, s.name, nil, translate.PNG, needBytes)
 	if err != nil || v.key != s.key || uint64(doc.size) != n || len(doc.pieces) != 1 {
 		return nil, false
 	}

@@ -193,17 +193,17 @@ func TestDamagedPieced(t *testing.T) {
 		t.Errorf("size %d, %v", n, ok)
 	}
 	for i := range stored {
-		if _, ok := f.docOf(t.Context(), translate.GLB, stored[:i]); ok && i >= len(piecedMagic) {
+		if _, ok := f.docOf(t.Context(), f, translate.GLB, stored[:i]); ok && i >= len(piecedMagic) {
 			t.Errorf("taken truncated to %d bytes", i)
 		}
 		b := bytes.Clone(stored)
 		b[i] ^= 0xff
-		f.docOf(t.Context(), translate.GLB, b)
+		f.docOf(t.Context(), f, translate.GLB, b)
 	}
-	if _, ok := f.docOf(t.Context(), translate.GLB, stored); ok {
+	if _, ok := f.docOf(t.Context(), f, translate.GLB, stored); ok {
 		t.Error("a reference to a texture that is not there was taken")
 	}
-	if d, ok := f.docOf(t.Context(), translate.OBJ, stored); !ok || !d.Equal(stored) {
+	if d, ok := f.docOf(t.Context(), f, translate.OBJ, stored); !ok || !d.Equal(stored) {
 		t.Error("a document of a kind never pieced was taken apart")
 	}
 }
@@ -223,7 +223,7 @@ func FuzzStoredForms(f *testing.F) {
 	}
 	defer tree.Close()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if d, ok := tree.docOf(t.Context(), translate.GLB, b); ok && !isPieced(b) && !d.Equal(b) {
+		if d, ok := tree.docOf(t.Context(), tree, translate.GLB, b); ok && !isPieced(b) && !d.Equal(b) {
 			t.Error("a whole document changed")
 		}
 		if m, err := decodeEntryMeta(b); err == nil {

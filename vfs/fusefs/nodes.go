@@ -71,10 +71,12 @@ func newNode(m *mount, vn vfs.Node, st vfs.Stat) gofs.InodeEmbedder {
 func (n *node) shown() *vfs.Node { return &n.vn }
 
 // OnForget notes that the kernel let go of the node, and of what it held of the tree (an
-// archive file since replaced closes once no node holds it).
+// archive file since replaced closes once no node holds it). A lookup may revive the node
+// meanwhile: it is then not reused, and answers ESTALE where it needs its archive.
 func (n *node) OnForget() {
-	n.m.tree.Hold(-1)
-	n.vn.Release()
+	if n.vn.Drop() {
+		n.m.tree.Hold(-1)
+	}
 }
 
 // cacheState remembers the content of a file's last open, so that the kernel keeps its cached
