@@ -296,18 +296,20 @@ func TestArchivePiecedGLB(t *testing.T) {
 	if got := strings.Join(translated, " "); got != "Textures/Crate.blp Units/A.mdx Units/B.mdx" {
 		t.Errorf("translated %q: each model and the texture once", got)
 	}
-	a := v.known("Units/A.mdx", nil)
-	if b, ok := f.mem.Get(memKey(a.id, translate.GLB)); !ok || !isPieced(b) {
-		t.Error("the .glb is not kept pieced in memory")
+	for _, m := range []string{"Units/A.mdx", "Units/B.mdx"} {
+		ver := v.known(m, nil)
+		if b, ok := f.mem.Get(memKey(ver.id, translate.GLB)); !ok || !isPieced(b) {
+			t.Errorf("%s.glb is not kept pieced in memory", m)
+		}
+		e, err := f.disk.Get(ver.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if meta, err := decodeEntryMeta(e.Meta); err != nil || meta.pieced[kindIndex(translate.GLB)] != int64(len(want[m])) {
+			t.Errorf("%s.glb is not pieced on disk: %v", m, err)
+		}
+		e.Close()
 	}
-	e, err := f.disk.Get(a.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m, err := decodeEntryMeta(e.Meta); err != nil || m.pieced[kindIndex(translate.GLB)] != int64(len(want["Units/A.mdx"])) {
-		t.Errorf("the disk entry's .glb is not pieced: %v", err)
-	}
-	e.Close()
 	f.Close()
 
 	g := openTree(t, src, dir)

@@ -65,6 +65,9 @@ func (n *Node) Lookup(ctx context.Context, name string) (Node, Stat, error) {
 // lookup is Lookup; hint, when not nil, is an open listing of the folder to take stats from,
 // and unless sized a document whose size is not known is ErrNoAttr.
 func (n *Node) lookup(ctx context.Context, name string, hint *Listing, sized bool) (Node, Stat, error) {
+	if err := n.usable(); err != nil {
+		return Node{}, Stat{}, err
+	}
 	if !n.dir {
 		return Node{}, Stat{}, &fs.PathError{Op: "lookup", Path: n.Path(), Err: syscall.ENOTDIR}
 	}
@@ -257,7 +260,13 @@ func (n *Node) Drop() bool {
 	return true
 }
 
-func (n *Node) isDropped() bool { return atomic.LoadUint32(&n.dropped) != 0 }
+// usable returns ErrStale for a dropped node of an archive: its view may be closed.
+func (n *Node) usable() error {
+	if n.view != nil && atomic.LoadUint32(&n.dropped) != 0 {
+		return ErrStale
+	}
+	return nil
+}
 
 // Fixed reports whether the node's content never changes while the node is kept: a
 // document's node shows one version of it, and an archive does not change under its view.
@@ -267,7 +276,7 @@ func (n *Node) Fixed() bool { return n.kind != "" || n.view != nil }
 // the node it has (and the kernel its inode and cached pages) while a lookup finds the same.
 func (n *Node) Same(o *Node) bool {
 	switch {
-	case n.isDropped():
+	case atomic.LoadUint32(&n.dropped) != 0:
 		return false // let go of: a new node takes its place
 	case n.view != o.view || n.rel != o.rel || n.kind != o.kind || n.dir != o.dir:
 		return false
@@ -288,8 +297,8 @@ func (n *Node) Same(o *Node) bool {
 // translate shows size 0 (and reading it fails).
 func (n *Node) Attr(ctx context.Context) (Stat, error) {
 	switch {
-	case n.view != nil && n.isDropped():
-		return Stat{}, ErrStale // its view may be closed
+	case n.usable() != nil:
+		return Stat{}, ErrStale
 	case n.view != nil && n.kind != "":
 		size, err := n.view.Size(ctx, n.rel, n.kind)
 		if err != nil && !isTranslation(err) {
@@ -370,8 +379,8 @@ type File struct {
 // (or whose document was superseded) is ErrStale.
 func (n *Node) OpenFile(ctx context.Context) (*File, error) {
 	switch {
-	case n.view != nil && n.isDropped():
-		return nil, ErrStale // its view may be closed
+	case n.usable() != nil:
+		return nil, ErrStale
 	case n.dir:
 		return nil, &fs.PathError{Op: "open", Path: n.Path(), Err: syscall.EISDIR}
 	case n.view != nil && n.kind != "":
@@ -483,6 +492,9 @@ type Listing struct {
 
 // OpenListing opens the folder n for listing.
 func (n *Node) OpenListing() (*Listing, error) {
+	if err := n.usable(); err != nil {
+		return nil, err
+	}
 	if !n.dir {
 		return nil, &fs.PathError{Op: "opendir", Path: n.Path(), Err: syscall.ENOTDIR}
 	}

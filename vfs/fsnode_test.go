@@ -87,8 +87,21 @@ func TestLookupNodes(t *testing.T) {
 		}
 		b.Drop()
 	}
-	if v, err := tree.OpenArchive("Game.mpq"); err != nil || v.refs.Load() != 0 {
-		t.Errorf("the archive's view is held %d times after every node was dropped (%v)", v.refs.Load(), err)
+	// A dropped folder of an archive is looked in no more.
+	arc := walk("Game.mpq", "Units")
+	arc.Drop()
+	if _, _, err := arc.Lookup(ctx, "Crate.mdx"); !errors.Is(err, ErrStale) {
+		t.Errorf("a lookup in a dropped folder of an archive: %v, want ErrStale", err)
+	}
+	if _, err := arc.OpenListing(); !errors.Is(err, ErrStale) {
+		t.Errorf("a listing of a dropped folder of an archive: %v, want ErrStale", err)
+	}
+	v, err := tree.OpenArchive("Game.mpq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := v.refs.Load(); n != 0 {
+		t.Errorf("the archive's view is held %d times after every node was dropped", n)
 	}
 	// A replaced file, and a document whose model changed.
 	file, doc := walk("Units", "Crate.mdx"), walk("Units", "Crate.mdx.gltf")

@@ -448,6 +448,9 @@ func (n *Node) ReadDir(ctx context.Context) ([]Attr, error) {
 
 // entries lists the folder as the tree does.
 func (n *Node) entries() ([]Entry, error) {
+	if err := n.usable(); err != nil {
+		return nil, err
+	}
 	if !n.dir {
 		return nil, &fs.PathError{Op: "readdir", Path: n.name, Err: syscall.ENOTDIR}
 	}

@@ -72,7 +72,8 @@ func (n *node) shown() *vfs.Node { return &n.vn }
 
 // OnForget notes that the kernel let go of the node, and of what it held of the tree (an
 // archive file since replaced closes once no node holds it). A lookup may revive the node
-// meanwhile: it is then not reused, and answers ESTALE where it needs its archive.
+// meanwhile (go-fuse allows it): it answers ESTALE wherever it would need its archive, and
+// is not counted among the nodes held any more, which costs the cache budget nothing.
 func (n *node) OnForget() {
 	if n.vn.Drop() {
 		n.m.tree.Hold(-1)
