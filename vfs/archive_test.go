@@ -3,6 +3,7 @@ package vfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,27 +174,9 @@ func TestArchiveDocumentsOutliveTheTree(t *testing.T) {
 // format a folder's model has (a meta that decodes as one, with no dependencies: the archive's
 // identity is in the key).
 func TestArchiveMembersShareThePipeline(t *testing.T) {
-	sample := sampleTree(t)
-	data, err := os.ReadFile(filepath.Join(sample, "Units", "Crate.mdx"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := t.TempDir()
-	if err := os.WriteFile(filepath.Join(src, "Game.mpq"), mpqtest.Archive{Members: []mpqtest.Member{
-		{Name: "Units\\Crate.mdx", Data: data, Zlib: true},
-	}}.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var count atomic.Int64
-	tree, err := Open(src, Options{CacheDir: t.TempDir(), OnTranslate: func(string) { count.Add(1) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tree.Close)
-	v, err := tree.OpenArchive("Game.mpq")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree, v := gameArchive(t, Options{OnTranslate: func(string) { count.Add(1) }},
+		mpqtest.Member{Name: "Units\\Crate.mdx", Data: sampleCrate(t), Zlib: true})
 	const member = "Units/Crate.mdx"
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -325,4 +308,74 @@ func TestArchivePiecedGLB(t *testing.T) {
 	if _, translated = glbs(g); strings.Join(translated, " ") != texture {
 		t.Errorf("translated %q; want the texture alone", translated)
 	}
+}
+
+// A member that cannot be read, or is larger than a source may be, fails as a file of SRC
+// does: its .json is the error document, its other kinds fail with its class (an I/O error, a
+// limit), nothing of it reaches the disk tier, and the archive's other members are served.
+func TestArchiveMembersThatFail(t *testing.T) {
+	crate := sampleCrate(t)
+	var count atomic.Int64
+	tree, v := gameArchive(t, Options{MaxSourceSize: int64(len(crate)) + 1024, OnTranslate: func(string) { count.Add(1) }},
+		mpqtest.Member{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
+		// A sector whose compression byte names no method.
+		mpqtest.Member{Name: "Units\\Damaged.mdx", Stored: []byte{8, 0, 0, 0, 12, 0, 0, 0, 0x04, 1, 2, 3}, Size: 4096, Zlib: true},
+		mpqtest.Member{Name: "Units\\Huge.mdx", Data: append(append([]byte{}, crate...), make([]byte, 64<<10)...)})
+	ctx := context.Background()
+	for member, class := range map[string]error{"Units/Damaged.mdx": nil, "Units/Huge.mdx": ErrTooLarge} {
+		b, err := viewBytes(v.Document(ctx, member, translate.JSON))
+		if err != nil || !bytes.Contains(b, []byte(`"error"`)) {
+			t.Errorf("%s.json: %v, %q; want the error document", member, err, b)
+		}
+		_, err = v.Document(ctx, member, translate.GLB)
+		var te *TranslationError
+		if !errors.As(err, &te) || class != nil && !errors.Is(err, class) {
+			t.Errorf("%s.glb: %v; want a translation error (%v)", member, err, class)
+		}
+		if size, err := v.Size(ctx, member, translate.GLB); size != 0 || !errors.As(err, &te) {
+			t.Errorf("%s.glb: size %d, %v", member, size, err)
+		}
+		if ver := v.known(member, nil); ver == nil || ver.persist {
+			t.Errorf("%s: its failure is kept beyond the mount: %+v", member, ver)
+		} else if _, err := tree.disk.Get(ver.key); err == nil {
+			t.Errorf("%s: its failure reached the disk tier", member)
+		}
+	}
+	if b, err := viewBytes(v.Document(ctx, "Units/Crate.mdx", translate.GLB)); err != nil || !bytes.HasPrefix(b, []byte("glTF")) {
+		t.Errorf("the archive's sound member: %v", err)
+	}
+	if n := count.Load(); n != 1 {
+		t.Errorf("%d translations: the members that cannot be read are not translated", n)
+	}
+}
+
+// sampleCrate is the sample's Units/Crate.mdx.
+func sampleCrate(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sampleTree(t), "Units", "Crate.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// gameArchive writes Game.mpq of members into a new SRC, and opens its tree with opt (and a
+// cache directory of its own) and the archive's view.
+func gameArchive(t *testing.T, opt Options, members ...mpqtest.Member) (*Tree, *ArchiveView) {
+	t.Helper()
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "Game.mpq"), mpqtest.Archive{Members: members}.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt.CacheDir = t.TempDir()
+	tree, err := Open(src, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tree.Close)
+	v, err := tree.OpenArchive("Game.mpq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree, v
 }

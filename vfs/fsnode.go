@@ -167,17 +167,14 @@ func fileOfEntry(fi fs.FileInfo) (dev, ino uint64) {
 // model or texture there. srcInfo, when not nil, is a fresh Lstat of the source in SRC.
 func (c *Node) enterVirtual(ctx context.Context, name string, srcInfo fs.FileInfo, sized bool) (Stat, error) {
 	t := c.s.t
-	srcName, kind, ok := t.Virtual(name)
-	if !ok {
+	src, kind, fi, err := c.docSource(name, srcInfo)
+	if errors.Is(err, fs.ErrNotExist) {
 		return Stat{}, notExist(c.Path())
 	}
-	src := path.Join(c.rel, srcName)
+	if err != nil {
+		return Stat{}, err
+	}
 	if c.view != nil {
-		fi, err := c.view.Stat(src)
-		if err != nil || fi.IsDir() {
-			return Stat{}, notExist(c.Path())
-		}
-		src = path.Join(c.rel, fi.Name()) // the archive's spelling
 		size, known := c.view.KnownSize(src, kind)
 		if !known {
 			if !sized {
@@ -190,29 +187,12 @@ func (c *Node) enterVirtual(ctx context.Context, name string, srcInfo fs.FileInf
 		c.rel, c.fi, c.dir, c.kind = src, nil, false, kind
 		return c.archiveStat(size), nil
 	}
-	fi := srcInfo
-	if fi == nil {
-		var err error
-		if fi, err = t.Lstat(src); err != nil {
-			return Stat{}, err
-		}
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		var err error
-		if fi, err = t.FollowLink(src); err != nil {
-			return Stat{}, notExist(c.Path())
-		}
-	}
-	if !fi.Mode().IsRegular() {
-		return Stat{}, notExist(c.Path())
-	}
 	v := t.Current(src, fi)
 	if v == nil || !v.Has(kind) {
 		if !sized {
 			return Stat{}, ErrNoAttr
 		}
 		t.ReadAhead(src)
-		var err error
 		if v, _, err = t.Document(ctx, src, fi, kind, NeedSize); v == nil || err != nil && !isTranslation(err) {
 			return Stat{}, orNotExist(err, c.Path())
 		}

@@ -205,23 +205,46 @@ func (n *Node) stepArchive(seg string, last bool) error {
 // virtual makes the node the virtual document seg of its folder, when seg names one beside a
 // model or texture there.
 func (n *Node) virtual(seg string) error {
-	t := n.s.t
-	srcName, kind, ok := t.Virtual(seg)
-	if !ok {
-		return fs.ErrNotExist
-	}
-	src := path.Join(n.rel, srcName)
-	if n.view != nil {
-		fi, err := n.view.Stat(src)
-		if err != nil || fi.IsDir() {
-			return fs.ErrNotExist
-		}
-		src = path.Join(n.rel, fi.Name()) // the archive's spelling
-	} else if fi, err := t.SourceInfo(src); err != nil || !fi.Mode().IsRegular() {
+	src, kind, _, err := n.docSource(seg, nil)
+	if err != nil {
 		return fs.ErrNotExist
 	}
 	n.rel, n.fi, n.dir, n.kind = src, nil, false, kind
 	return nil
+}
+
+// docSource returns the source of the document name of the folder n — its path (in an
+// archive, the archive's spelling), the document's kind, and the source's attributes (in SRC,
+// those of what a symlink leads to) — or fs.ErrNotExist when name is no document beside a
+// model or texture there. lstat, when not nil, is a fresh Lstat of the source in SRC; an
+// error taking one is returned as it is.
+func (n *Node) docSource(name string, lstat fs.FileInfo) (src string, kind Kind, fi fs.FileInfo, err error) {
+	t := n.s.t
+	srcName, kind, ok := t.Virtual(name)
+	if !ok {
+		return "", "", nil, fs.ErrNotExist
+	}
+	src = path.Join(n.rel, srcName)
+	if n.view != nil {
+		if fi, err = n.view.Stat(src); err != nil || fi.IsDir() {
+			return "", "", nil, fs.ErrNotExist
+		}
+		return path.Join(n.rel, fi.Name()), kind, fi, nil
+	}
+	if fi = lstat; fi == nil {
+		if fi, err = t.Lstat(src); err != nil {
+			return "", "", nil, err
+		}
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err = t.FollowLink(src); err != nil {
+			return "", "", nil, fs.ErrNotExist
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return "", "", nil, fs.ErrNotExist
+	}
+	return src, kind, fi, nil
 }
 
 // Stat returns the node's attributes. A virtual document's size is its exact length, which
