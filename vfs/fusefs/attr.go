@@ -57,6 +57,8 @@ func (n *node) Getattr(ctx context.Context, f gofs.FileHandle, out *fuse.AttrOut
 			return 0
 		}
 	}
+	ctx, answered := n.m.patient(ctx)
+	defer answered()
 	st, err := n.vn.Attr(ctx)
 	if err != nil {
 		return toErrno(err)

@@ -18,6 +18,8 @@ import (
 // size: a stat can be answered from the kernel's cache with a lookup's attributes even when
 // they were given with timeout 0.
 func (n *dirNode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*gofs.Inode, syscall.Errno) {
+	ctx, answered := n.m.patient(ctx)
+	defer answered()
 	vn, st, err := n.vn.Lookup(ctx, name)
 	if err != nil {
 		return nil, toErrno(err)

@@ -60,7 +60,7 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout, log: opt.Logger}
+	m := &mount{tree: tree, attrTimeout: opt.AttrTimeout, entryTimeout: opt.EntryTimeout, log: opt.Logger, closed: make(chan struct{})}
 	// The top is SRC's folder; or the archive mounted; or, for a game's data folder, the
 	// merged tree of its archives.
 	view, err := tree.Shown(rootArchive)
@@ -133,6 +133,7 @@ func Mount(src, mnt string, opt vfs.Options) (*Server, error) {
 	go s.watchSource(sourceCheck)
 	go func() {
 		srv.Wait()
+		close(m.closed)
 		tree.Record(absMnt)
 		st := s.Stats()
 		tree.Close()

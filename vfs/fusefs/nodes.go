@@ -28,6 +28,7 @@ type mount struct {
 	tree                      *vfs.Tree
 	attrTimeout, entryTimeout time.Duration
 	log                       *slog.Logger
+	closed                    chan struct{} // closed when the kernel's connection ends
 }
 
 // dirNode is a folder: of SRC, or an archive's (the archive itself too).

@@ -39,6 +39,8 @@ func (n *node) open(ctx context.Context, flags uint32) (*fileHandle, syscall.Err
 	if writeFlags(flags) {
 		return nil, toErrno(vfs.ErrReadOnly)
 	}
+	ctx, answered := n.m.patient(ctx)
+	defer answered()
 	f, err := n.vn.OpenFile(ctx)
 	if err != nil {
 		return nil, toErrno(err)

@@ -27,3 +27,10 @@ func lazyUnmount(dir string) error {
 	}
 	return nil
 }
+
+// callerDying reports whether the process pid that made a request is gone: macOS has no /proc
+// to tell a pending fatal signal, so an interrupted request waits for its answer (a
+// translation, which ends) unless its caller has already exited.
+func callerDying(pid uint32) bool {
+	return pid != 0 && unix.Kill(int(pid), 0) == unix.ESRCH
+}

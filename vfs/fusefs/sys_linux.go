@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -33,4 +34,42 @@ func lazyUnmount(dir string) error {
 		errs = append(errs, fmt.Errorf("%s: %v %s", prog, err, strings.TrimSpace(string(out))))
 	}
 	return errors.Join(errs...)
+}
+
+// callerDying reports whether the thread pid, which made a request, is being killed (a fatal
+// signal pending: the kernel turns one into SIGKILL for every thread of the process) or is
+// gone. A pid this process cannot see (0, or in another namespace) counts as alive.
+func callerDying(pid uint32) bool {
+	if pid == 0 {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.FormatUint(uint64(pid), 10) + "/status")
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH)
+	}
+	return statusDying(b)
+}
+
+// statusDying reports whether a /proc/PID/status says the thread is exiting or has SIGKILL
+// pending.
+func statusDying(b []byte) bool {
+	const sigkill = 1 << (syscall.SIGKILL - 1)
+	for _, line := range strings.Split(string(b), "\n") {
+		name, val, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch name {
+		case "State":
+			if strings.HasPrefix(val, "Z") || strings.HasPrefix(val, "X") {
+				return true
+			}
+		case "SigPnd", "ShdPnd":
+			if mask, err := strconv.ParseUint(val, 16, 64); err == nil && mask&sigkill != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
