@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/modelfs/modelfs/cache"
+	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/translate/codec"
 )
@@ -232,7 +233,7 @@ func (f *Tree) memKeep(key string, data []byte, maybe bool) bool {
 }
 
 // reserve sets aside in the memory tier's budget what the mount holds besides documents: its
-// own state, and the translations running (see make).
+// own state, the translations running (see make), and the archive members being read.
 func (f *Tree) reserve() {
 	state := f.indexCost() + f.dirs.cost()
 	state += max(f.nodes.Load(), 0) * nodeCost
@@ -240,7 +241,9 @@ func (f *Tree) reserve() {
 		// Without a disk tier a document evicted is a decode again: keep half for them.
 		state = min(state, f.opt.CacheBytes/2)
 	}
-	f.mem.SetReserve(state + f.inflight.Load())
+	// The streams of the archive members open (see archive.Charged) are the process's, not
+	// one tree's: counted in full, they can only make the documents' share smaller.
+	f.mem.SetReserve(state + f.inflight.Load() + archive.Charged())
 }
 
 // indexCost is what the versions and file states take in memory.

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/translate/codec"
 )
 
@@ -330,14 +330,14 @@ func (a *Archive) add(arcName string, bi int) *node {
 		return nil
 	}
 	for _, p := range parts {
-		if p == "." || p == ".." || !fs.ValidPath(shownName(p)) {
+		if p == "." || p == ".." || !fs.ValidPath(archive.ShownName(p)) {
 			a.warn(a.errorf(-1, nil, "member name %q cannot be a path; left out", arcName))
 			return nil
 		}
 	}
 	dir := a.root
 	for i, p := range parts {
-		p = shownName(p)
+		p = archive.ShownName(p)
 		key := strings.ToLower(p)
 		child := dir.index[key]
 		last := i == len(parts)-1
@@ -358,25 +358,6 @@ func (a *Archive) add(arcName string, bi int) *node {
 	dir.block, dir.arcName = bi, strings.Join(parts, "\\")
 	a.members = append(a.members, dir)
 	return dir
-}
-
-// nulSubstitute is what a NUL in a member's name is shown as: no file system path carries a
-// NUL, and a name listed with one could not be looked up. The member is read by its own name.
-const nulSubstitute = "\u2400" // ␀
-
-// shownName is the name a member's path element is shown as: a NUL as nulSubstitute, and an
-// element that is not UTF-8 (a map made under a Windows code page) with each byte as the
-// character of that number (Latin-1), which every path can carry. Should that give the name
-// of another member (one named so in UTF-8), the second is left out with a warning (see add).
-func shownName(p string) string {
-	if !utf8.ValidString(p) {
-		var b strings.Builder
-		for i := 0; i < len(p); i++ {
-			b.WriteRune(rune(p[i]))
-		}
-		p = b.String()
-	}
-	return strings.ReplaceAll(p, "\x00", nulSubstitute)
 }
 
 func sortTree(n *node) {

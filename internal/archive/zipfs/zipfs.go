@@ -1,25 +1,35 @@
 // Package zipfs registers zip archives (.zip, and Reforged's .w3mod when it is one) with
-// package archive. Members are read by Go's zip reader (deflate, and the checksum checked at
-// each member's end); the tree of names is the package's own, so that a zip written carelessly
-// — the same name twice, as appending tools leave it, "./" or "../" entries, backslashes —
-// still lists: a name that would leave the archive is left out, and of two members of one
-// name the later one is shown.
+// package archive. It reads the format itself (store and deflate, zip64, data descriptors),
+// because what a hostile archive can make a reader do depends on details a general reader
+// leaves open:
+//   - the central directory is checked whole when the archive opens: a member whose sizes
+//     cannot be true, that unpacks to more than the archive could hold (as MPQ bounds it), or
+//     whose bytes are another member's (the zip bomb of many members over one stream) is
+//     refused, listed at size 0, and opening it says why;
+//   - a member is read as a stream: a reader of one byte inflates a few KiB, not the member;
+//     reads back and forth within the last 512 KiB are served from a window, farther back
+//     start the stream again; the windows of all open members share one memory budget,
+//     charged to archive.Charged;
+//   - sizes and checksums are checked against the central directory, the local header, the
+//     data descriptor and the archive's length, and a member that reads differently is an
+//     error, never short or long bytes;
+//   - names are the games': any case finds a member, a NUL shows as ␀, a name that is not
+//     UTF-8 keeps its bytes as Latin-1 characters, "." and ".." resolve inside the archive (a
+//     name climbing out of it is left out), and of two members of one name the later is shown.
 package zipfs
 
 import (
-	"archive/zip"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelfs/modelfs/internal/archive"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // formatName is the name zip registers under.
@@ -28,214 +38,219 @@ const formatName = "zip"
 // MaxMember bounds the size of a member read, as a source's may be at most.
 const MaxMember = 512 << 20
 
-// firstRead is the most a member's read allocates before its bytes arrive: a header can claim
-// any size.
-const firstRead = 1 << 20
-
 func init() {
 	archive.Register(archive.Format{
 		Name: formatName,
 		Exts: []string{".zip", ".w3mod"},
 		// A local file header, or the end record of an empty archive.
 		Match: func(head []byte) bool {
-			return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
+			return strings.HasPrefix(string(head), "PK\x03\x04") || strings.HasPrefix(string(head), "PK\x05\x06")
 		},
-		Open: open,
+		Open: func(r io.ReaderAt, size int64, opt archive.Options) (archive.Archive, error) {
+			return Open(r, size, opt)
+		},
 	})
 }
 
-// Archive is an opened zip archive.
+// Archive is an opened zip archive. It is safe for concurrent use.
 type Archive struct {
-	r     io.ReaderAt
-	name  string
-	nodes map[string]*node // by path; "." is the root
+	r        io.ReaderAt
+	size     int64
+	name     string
+	entries  []entry
+	t        *tree
+	warnings []error
 
-	foldOnce sync.Once
-	fold     map[string]string // lower-cased path → the path
+	mu   sync.Mutex
+	dirs map[int32][]fs.DirEntry // folder → its listing, made once
 }
 
-// node is a folder or a member of the archive's tree.
-type node struct {
-	path     string
-	file     *zip.File // nil for a folder
-	children []string  // a folder's entries' names, sorted
-}
-
-func open(r io.ReaderAt, size int64, opt archive.Options) (archive.Archive, error) {
-	zr, err := zip.NewReader(r, size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, &fs.PathError{Op: "open", Path: opt.Name, Err: fmt.Errorf("zip: %w", err)}
+// Open reads the zip archive of size bytes r reads: its central directory, checked.
+func Open(r io.ReaderAt, size int64, opt archive.Options) (*Archive, error) {
+	a := &Archive{r: r, size: size, name: opt.Name}
+	d, err := findEnd(r, size)
+	if err != nil {
+		return nil, a.errorf(-1, nil, "%v", err)
 	}
-	a := &Archive{r: r, name: opt.Name, nodes: map[string]*node{".": {path: "."}}}
-	for _, f := range zr.File {
-		p, ok := cleanName(f.Name)
-		if !ok {
-			continue
-		}
-		if strings.HasSuffix(f.Name, "/") || strings.HasSuffix(f.Name, `\`) {
-			a.dir(p)
-			continue
-		}
-		if n := a.nodes[p]; n != nil && n.file == nil {
-			continue // a folder of that name already
-		}
-		a.dir(path.Dir(p))
-		if a.nodes[p] == nil {
-			parent := a.nodes[path.Dir(p)]
-			parent.children = append(parent.children, path.Base(p))
-		}
-		a.nodes[p] = &node{path: p, file: f} // the later of two of one name
+	hint := int(min(d.records, d.size/centralLen, 1<<20))
+	b := newBuilder(hint, func(format string, args ...any) { a.warn(a.errorf(-1, nil, format, args...)) })
+	a.entries = make([]entry, 0, hint)
+	if err := a.readDirectory(d, b); err != nil {
+		return nil, err
 	}
-	for _, n := range a.nodes {
-		slices.Sort(n.children)
+	a.t = b.finish()
+	a.entries = slices.Clip(a.entries)
+	a.check(a.t, d)
+	if n := a.refused(); n > 0 {
+		a.warn(a.errorf(-1, nil, "%d member(s) refused, listed at size 0: %v", n, a.refusal(a.firstRefused())))
 	}
 	return a, nil
 }
 
-// cleanName is a member's name as a path of the archive's tree, or ok false for one that
-// names no place inside it.
-func cleanName(name string) (string, bool) {
-	slashed := strings.ReplaceAll(name, `\`, "/")
-	p := path.Clean("/" + slashed)[1:]
-	if p == "" || !fs.ValidPath(p) {
-		return "", false
-	}
-	for _, elem := range strings.Split(slashed, "/") {
-		if elem == ".." {
-			return "", false // meant to leave the archive: not shown anywhere
+func (a *Archive) errorf(off int64, cause error, format string, args ...any) *codec.FormatError {
+	return &codec.FormatError{Format: formatName, File: a.name, Offset: off, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+func (a *Archive) warn(err error) { a.warnings = append(a.warnings, err) }
+
+// Warnings lists what is wrong in the archive that it opened despite: names left out,
+// members refused.
+func (a *Archive) Warnings() []error { return slices.Clip(a.warnings) }
+
+// refused counts the refused members the tree shows.
+func (a *Archive) refused() int {
+	n := 0
+	for i := range a.t.nodes {
+		if e := a.t.nodes[i].entry; e >= 0 && a.entries[e].bad != refusedNone {
+			n++
 		}
 	}
-	return p, true
+	return n
 }
 
-// dir makes p and its parents folders. A member of a folder's name gives way to the folder.
-func (a *Archive) dir(p string) {
-	if p == "." {
-		return
+// firstRefused returns the first refused member the tree shows.
+func (a *Archive) firstRefused() int32 {
+	for i := range a.t.nodes {
+		if e := a.t.nodes[i].entry; e >= 0 && a.entries[e].bad != refusedNone {
+			return int32(i)
+		}
 	}
-	if n := a.nodes[p]; n != nil {
-		n.file = nil
-		return
-	}
-	parent := path.Dir(p)
-	a.dir(parent)
-	a.nodes[p] = &node{path: p}
-	a.nodes[parent].children = append(a.nodes[parent].children, path.Base(p))
+	return -1
 }
 
-// lookup returns the node name, checked.
-func (a *Archive) lookup(op, name string) (*node, error) {
+// refusal is the error of the refused member node i.
+func (a *Archive) refusal(i int32) error {
+	n := &a.t.nodes[i]
+	e := &a.entries[n.entry]
+	var msg string
+	switch e.bad {
+	case refusedNone:
+		return nil
+	case refusedEncrypted:
+		msg = "encrypted; modelfs reads no encrypted member"
+	case refusedMethod:
+		msg = fmt.Sprintf("compressed with method %d; modelfs reads stored (0) and deflated (8) members", e.method)
+	case refusedStored:
+		msg = fmt.Sprintf("stored as is, yet its header says %d bytes from %d stored", e.usize, e.csize)
+	case refusedTooLarge:
+		msg = fmt.Sprintf("of %d bytes, more than the %d a member may have", e.usize, MaxMember)
+	case refusedRatio:
+		msg = fmt.Sprintf("claims %d bytes from %d stored, more than it can hold or than an archive of %d bytes may unpack to (%d)",
+			e.usize, e.csize, a.size, max(1<<20, min(MaxMember, 64*a.size)))
+	case refusedPastEnd:
+		msg = fmt.Sprintf("its %d stored bytes at %d run past the central directory", e.csize, e.off)
+	case refusedOverlap:
+		msg = fmt.Sprintf("its bytes at %d overlap those of %q (at %d): one of them lies about its size, or both are one stream (a zip bomb)",
+			e.off, a.memberName(e.other), a.entries[e.other].off)
+	}
+	return a.memberErr(i, e.off, nil, "%s", msg)
+}
+
+// memberName is the path of the member whose entry is e, or its number.
+func (a *Archive) memberName(e int32) string {
+	for i := range a.t.nodes {
+		if a.t.nodes[i].entry == e {
+			return a.t.path(int32(i))
+		}
+	}
+	return fmt.Sprintf("#%d", e)
+}
+
+// memberErr is an error of the member node i, at off in the archive.
+func (a *Archive) memberErr(i int32, off int64, cause error, format string, args ...any) *codec.FormatError {
+	err := a.errorf(off, cause, format, args...)
+	err.File = a.name + ":" + a.t.path(i)
+	return err
+}
+
+// lookup returns the node name names, in any case.
+func (a *Archive) lookup(op, name string) (int32, error) {
 	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+		return -1, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	n := a.nodes[name]
-	if n == nil {
-		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	i, _, ok := a.t.find(name)
+	if !ok {
+		return -1, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 	}
-	return n, nil
+	return i, nil
 }
 
-// Open opens the member or folder name. A member reads at any offset: a stored one from the
-// archive itself (its checksum unchecked, as a reader of a range cannot), a compressed one
-// from its bytes, read whole (see read).
+// Open opens the member or folder name. A member reads at any offset (see member).
 func (a *Archive) Open(name string) (fs.File, error) {
-	n, err := a.lookup("open", name)
+	i, err := a.lookup("open", name)
 	if err != nil {
 		return nil, err
 	}
-	if n.file == nil {
-		return &dirFile{a: a, n: n}, nil
+	if a.t.nodes[i].isDir() {
+		return &dirFile{a: a, i: i}, nil
 	}
-	if n.file.Method == zip.Store && n.file.Flags&1 == 0 {
-		if off, err := n.file.DataOffset(); err == nil {
-			return &member{info: a.info(n), SectionReader: io.NewSectionReader(a.r, off, int64(n.file.CompressedSize64))}, nil
-		}
-	}
-	b, err := a.read(n)
-	if err != nil {
-		return nil, err
-	}
-	return &member{info: a.info(n), SectionReader: io.NewSectionReader(bytes.NewReader(b), 0, int64(len(b)))}, nil
+	return a.openMember(i)
 }
 
 // Stat describes name.
 func (a *Archive) Stat(name string) (fs.FileInfo, error) {
-	n, err := a.lookup("stat", name)
+	i, err := a.lookup("stat", name)
 	if err != nil {
 		return nil, err
 	}
-	return a.info(n), nil
+	fi := a.info(i)
+	return &fi, nil
 }
 
-// ReadDir lists the folder name, sorted by name.
+// ReadDir lists the folder name, sorted by name. The listing is made once and shared (a
+// model's translation lists its folder, which may hold thousands of models): the caller must
+// not change its elements.
 func (a *Archive) ReadDir(name string) ([]fs.DirEntry, error) {
-	n, err := a.lookup("readdir", name)
+	i, err := a.lookup("readdir", name)
 	if err != nil {
 		return nil, err
 	}
-	if n.file != nil {
+	if !a.t.nodes[i].isDir() {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a folder")}
 	}
-	out := make([]fs.DirEntry, len(n.children))
-	for i, c := range n.children {
-		out[i] = fs.FileInfoToDirEntry(a.info(a.nodes[path.Join(n.path, c)]))
-	}
-	return out, nil
+	return slices.Clip(a.listing(i)), nil
 }
 
-// ReadFile reads the member name.
+// listing returns the entries of the folder i, sorted by name.
+func (a *Archive) listing(i int32) []fs.DirEntry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if l, ok := a.dirs[i]; ok {
+		return l
+	}
+	kids := a.t.children(&a.t.nodes[i])
+	infos := make([]fileInfo, len(kids))
+	l := make([]fs.DirEntry, len(kids))
+	for j, k := range kids {
+		infos[j] = a.info(k)
+		l[j] = &infos[j]
+	}
+	slices.SortFunc(l, func(x, y fs.DirEntry) int { return strings.Compare(x.Name(), y.Name()) })
+	if a.dirs == nil {
+		a.dirs = map[int32][]fs.DirEntry{}
+	}
+	a.dirs[i] = l
+	return l
+}
+
+// ReadFile reads the member name whole, checked (see readAll).
 func (a *Archive) ReadFile(name string) ([]byte, error) {
-	n, err := a.lookup("read", name)
+	i, err := a.lookup("read", name)
 	if err != nil {
 		return nil, err
 	}
-	if n.file == nil {
+	if a.t.nodes[i].isDir() {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a folder")}
 	}
-	return a.read(n)
+	return a.readAll(i)
 }
 
-// read reads the member n whole: refused beyond MaxMember before it is read, the memory grown
-// as its bytes arrive, and an error when they are not the size and checksum its header gives.
-func (a *Archive) read(n *node) ([]byte, error) {
-	fail := func(err error) error { return &fs.PathError{Op: "read", Path: n.path, Err: err} }
-	size := n.file.UncompressedSize64
-	if size > MaxMember {
-		return nil, fail(fmt.Errorf("zip: member of %d bytes, more than the %d a member may have", size, MaxMember))
-	}
-	rc, err := n.file.Open()
-	if err != nil {
-		return nil, fail(fmt.Errorf("zip: %w", err))
-	}
-	defer rc.Close()
-	buf := bytes.NewBuffer(make([]byte, 0, min(size, firstRead)))
-	if _, err := buf.ReadFrom(io.LimitReader(rc, int64(size)+1)); err != nil {
-		return nil, fail(fmt.Errorf("zip: %w", err))
-	}
-	if uint64(buf.Len()) != size {
-		return nil, fail(fmt.Errorf("zip: member of %d bytes where its header says %d", buf.Len(), size))
-	}
-	return buf.Bytes(), nil
-}
-
-// FindFold resolves name, ignoring case where the exact name is absent.
+// FindFold resolves name in any case, returning it in the archive's spelling.
 func (a *Archive) FindFold(name string) (string, bool) {
 	if !fs.ValidPath(name) {
 		return "", false
 	}
-	if a.nodes[name] != nil {
-		return name, true
-	}
-	a.foldOnce.Do(func() {
-		a.fold = make(map[string]string, len(a.nodes))
-		for p := range a.nodes {
-			k := strings.ToLower(p)
-			if q, dup := a.fold[k]; !dup || p < q { // of several spellings, one for good
-				a.fold[k] = p
-			}
-		}
-	})
-	p, ok := a.fold[strings.ToLower(name)]
+	_, p, ok := a.t.find(name)
 	return p, ok
 }
 
@@ -248,65 +263,62 @@ func (a *Archive) Close() error { return nil }
 // FormatName names the archive's format (see archive.Formatted).
 func (a *Archive) FormatName() string { return formatName }
 
-// info describes the node n.
-func (a *Archive) info(n *node) fileInfo { return fileInfo{n} }
+// info describes the node i.
+func (a *Archive) info(i int32) fileInfo { return fileInfo{a: a, i: i} }
 
-type fileInfo struct{ n *node }
+// fileInfo describes a node; it is its own fs.DirEntry.
+type fileInfo struct {
+	a *Archive
+	i int32
+}
 
-func (i fileInfo) Name() string { return path.Base(i.n.path) }
-func (i fileInfo) Size() int64 {
-	if i.n.file == nil {
+func (fi *fileInfo) node() *node { return &fi.a.t.nodes[fi.i] }
+
+func (fi *fileInfo) Name() string { return fi.node().name }
+func (fi *fileInfo) Size() int64 {
+	n := fi.node()
+	if n.isDir() {
 		return 0
 	}
-	return int64(i.n.file.UncompressedSize64)
+	if e := &fi.a.entries[n.entry]; e.bad == refusedNone {
+		return int64(e.usize)
+	}
+	return 0
 }
-func (i fileInfo) Mode() fs.FileMode {
-	if i.n.file == nil {
+func (fi *fileInfo) Mode() fs.FileMode {
+	if fi.node().isDir() {
 		return fs.ModeDir | 0o555
 	}
 	return 0o444
 }
-func (i fileInfo) ModTime() time.Time {
-	if i.n.file == nil {
+func (fi *fileInfo) ModTime() time.Time {
+	n := fi.node()
+	if n.isDir() {
 		return time.Time{}
 	}
-	return i.n.file.Modified
+	return time.Unix(fi.a.entries[n.entry].mtime, 0).UTC()
 }
-func (i fileInfo) IsDir() bool { return i.n.file == nil }
-func (i fileInfo) Sys() any    { return nil }
-
-// member is an open member: it reads at any offset.
-type member struct {
-	info fileInfo
-	*io.SectionReader
-}
-
-func (m *member) Stat() (fs.FileInfo, error) { return m.info, nil }
-func (m *member) Close() error               { return nil }
+func (fi *fileInfo) IsDir() bool                { return fi.node().isDir() }
+func (fi *fileInfo) Sys() any                   { return nil }
+func (fi *fileInfo) Type() fs.FileMode          { return fi.Mode().Type() }
+func (fi *fileInfo) Info() (fs.FileInfo, error) { return fi, nil }
+func (fi *fileInfo) String() string             { return fs.FormatDirEntry(fi) }
 
 // dirFile is an open folder.
 type dirFile struct {
 	a    *Archive
-	n    *node
-	ents []fs.DirEntry // its entries, once ReadDir has asked
-	read int           // entries ReadDir gave
+	i    int32
+	read int // entries ReadDir gave
 }
 
-func (d *dirFile) Stat() (fs.FileInfo, error) { return d.a.info(d.n), nil }
+func (d *dirFile) Stat() (fs.FileInfo, error) { fi := d.a.info(d.i); return &fi, nil }
 func (d *dirFile) Read([]byte) (int, error) {
-	return 0, &fs.PathError{Op: "read", Path: d.n.path, Err: errors.New("is a folder")}
+	return 0, &fs.PathError{Op: "read", Path: d.a.t.path(d.i), Err: errors.New("is a folder")}
 }
 func (d *dirFile) Close() error { return nil }
 
 func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
-	if d.ents == nil {
-		all, err := d.a.ReadDir(d.n.path)
-		if err != nil {
-			return nil, err
-		}
-		d.ents = all
-	}
-	rest := d.ents[d.read:]
+	rest := d.a.listing(d.i)[d.read:]
 	if count > 0 {
 		if len(rest) == 0 {
 			return nil, io.EOF
@@ -314,5 +326,5 @@ func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
 		rest = rest[:min(count, len(rest))]
 	}
 	d.read += len(rest)
-	return rest, nil
+	return slices.Clone(rest), nil
 }

@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/modelfs/modelfs/internal/archive"
 	"github.com/modelfs/modelfs/internal/archive/zipfs"
+	"github.com/modelfs/modelfs/internal/archive/zipfs/ziptest"
 )
 
 // zipOf returns a zip archive of the files, deflated, in the order given.
@@ -174,11 +176,21 @@ func TestZipHostile(t *testing.T) {
 	}
 }
 
-// FuzzZip opens arbitrary bytes as a zip and reads every member: errors, never a panic or an
-// allocation beyond MaxMember.
+// FuzzZip opens arbitrary bytes as a zip and reads every member, whole and as a stream at a
+// few offsets: errors, never a panic, a hang or an allocation beyond MaxMember.
 func FuzzZip(f *testing.F) {
 	f.Add(zipOf(f, [2]string{"Units/Crate.mdx", "model"}, [2]string{"a/b/c.txt", "x"}))
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
+	body := bytes.Repeat([]byte("a model's bytes "), 64)
+	lying := ziptest.True("lie.mdx", body, 8)
+	lying.USize += 7
+	shared := ziptest.True("b.mdx", body, 0)
+	shared.At = 1
+	described := ziptest.True("d.bin", body, 8)
+	described.Flags, described.Descriptor = 8, []byte{0x50, 0x4b, 0x07, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	wide := ziptest.True("z64.bin", body, 8)
+	wide.Zip64 = true
+	f.Add(ziptest.Zip(ziptest.True("a\x00b/../c.mdx", body, 8), lying, shared, described, wide))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := archive.Open(bytes.NewReader(data), int64(len(data)), archive.Options{Name: "f.zip"})
 		if err != nil {
@@ -193,7 +205,17 @@ func FuzzZip(f *testing.F) {
 		})
 		for _, n := range slices.Clip(names) {
 			a.ReadFile(n)
-			a.FindFold(n)
+			a.FindFold(strings.ToUpper(n))
+			f, err := a.Open(n)
+			if err != nil {
+				continue
+			}
+			ra := f.(io.ReaderAt)
+			p := make([]byte, 100)
+			for _, off := range []int64{50, 0, 1 << 20, 10} {
+				ra.ReadAt(p, off)
+			}
+			f.Close()
 		}
 	})
 }
