@@ -63,6 +63,7 @@ type ArchiveView struct {
 	versions map[string]*Version // member → the version its load found or made
 	scans    map[string]*scan    // folder → where a sequential scan of it is (see readAhead)
 	dirs     map[string][]fs.DirEntry
+	refused  map[string]bool // members whose opens were refused, logged once
 }
 
 // gameArchives are the archives of the game install Options.Game names, opened once.
@@ -291,6 +292,7 @@ func (t *Tree) openView(rels []string, key string, game *gameArchives) (*Archive
 			v.close()
 			return nil, err
 		}
+		t.archiveWarnings(rel, a)
 		v.arcs = append(v.arcs, a)
 		v.files = append(v.files, f)
 	}
@@ -356,10 +358,14 @@ type Member interface {
 	io.ReaderAt
 }
 
-// Open opens the member rel for reading at any offset.
+// Open opens the member rel for reading at any offset. A member the archive refuses (its
+// sizes lie, its bytes are another's) is logged the first time it is opened.
 func (v *ArchiveView) Open(rel string) (Member, error) {
 	f, err := v.fsys.Open(rel)
 	if err != nil {
+		if IsDataError(err) && v.firstRefusal(rel) {
+			v.t.opt.Logger.Warn("file unreadable", "path", v.logName(rel), "err", err)
+		}
 		return nil, err
 	}
 	if m, ok := f.(Member); ok {
@@ -461,6 +467,18 @@ func (v *ArchiveView) listing(dir string) ([]fs.DirEntry, error) {
 	}
 	v.dirs[dir] = ents
 	return ents, nil
+}
+
+// firstRefusal reports whether the member rel's open was not refused before.
+func (v *ArchiveView) firstRefusal(rel string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.refused == nil || len(v.refused) >= maxScans {
+		v.refused = map[string]bool{}
+	}
+	first := !v.refused[rel]
+	v.refused[rel] = true
+	return first
 }
 
 func (v *ArchiveView) listed(dir string) ([]fs.DirEntry, bool) {
@@ -596,6 +614,26 @@ func (v *ArchiveView) readMember(src string) ([]byte, error) {
 		return nil, err
 	}
 	return fs.ReadFile(v.fsys, src)
+}
+
+// maxArchiveWarnings bounds the warnings logged of one archive when it opens.
+const maxArchiveWarnings = 10
+
+// archiveWarnings logs what the archive rel opened despite (members left out or refused),
+// once per opening of its file.
+func (t *Tree) archiveWarnings(rel string, a archive.Archive) {
+	w, ok := archive.Unwrap(a).(interface{ Warnings() []error })
+	if !ok {
+		return
+	}
+	all := w.Warnings()
+	for i, err := range all {
+		if i == maxArchiveWarnings {
+			t.opt.Logger.Warn("archive opened despite more defects", "archive", rel, "more", len(all)-i)
+			break
+		}
+		t.opt.Logger.Warn("archive opened despite a defect", "archive", rel, "err", err)
+	}
 }
 
 // memberWarning logs what is wrong in an archive member read all the same (once per member).

@@ -310,36 +310,51 @@ func TestArchivePiecedGLB(t *testing.T) {
 	}
 }
 
-// A member that cannot be read, or is larger than a source may be, fails as a file of SRC
-// does: its .json is the error document, its other kinds fail with its class (an I/O error, a
-// limit), nothing of it reaches the disk tier, and the archive's other members are served.
+// Finding 9 of the third trust pass: a member whose bytes are damaged gets a document saying
+// why for every kind, as a model of SRC that does not decode; one larger than a source may be
+// fails as a file of SRC does. The archive's other members are served.
 func TestArchiveMembersThatFail(t *testing.T) {
 	crate := sampleCrate(t)
 	var count atomic.Int64
 	tree, v := gameArchive(t, Options{MaxSourceSize: int64(len(crate)) + 1024, OnTranslate: func(string) { count.Add(1) }},
 		mpqtest.Member{Name: "Units\\Crate.mdx", Data: crate, Zlib: true},
 		// A sector whose compression byte names no method.
-		mpqtest.Member{Name: "Units\\Damaged.mdx", Stored: []byte{8, 0, 0, 0, 12, 0, 0, 0, 0x04, 1, 2, 3}, Size: 4096, Zlib: true},
+		mpqtest.Member{Name: "Units\\Damaged.mdx", Stored: []byte{8, 0, 0, 0, 12, 0, 0, 0, 0x04, 1, 2, 3}, Size: 1024, Zlib: true},
 		mpqtest.Member{Name: "Units\\Huge.mdx", Data: append(append([]byte{}, crate...), make([]byte, 64<<10)...)})
 	ctx := context.Background()
-	for member, class := range map[string]error{"Units/Damaged.mdx": nil, "Units/Huge.mdx": ErrTooLarge} {
-		b, err := viewBytes(v.Document(ctx, member, translate.JSON))
-		if err != nil || !bytes.Contains(b, []byte(`"error"`)) {
-			t.Errorf("%s.json: %v, %q; want the error document", member, err, b)
+	// A member whose bytes are damaged fails alike every time: every document says why, as a
+	// model's that does not decode, and is kept.
+	for _, kind := range tree.modelKinds {
+		b, err := viewBytes(v.Document(ctx, "Units/Damaged.mdx", kind))
+		size, serr := v.Size(ctx, "Units/Damaged.mdx", kind)
+		if err != nil || serr != nil || len(b) == 0 || int64(len(b)) != size || !bytes.Contains(b, []byte("unknown compression")) {
+			t.Errorf("Units/Damaged.mdx.%s: %d bytes (size %d), %v, %v; want a document saying why", kind, len(b), size, err, serr)
 		}
-		_, err = v.Document(ctx, member, translate.GLB)
-		var te *TranslationError
-		if !errors.As(err, &te) || class != nil && !errors.Is(err, class) {
-			t.Errorf("%s.glb: %v; want a translation error (%v)", member, err, class)
-		}
-		if size, err := v.Size(ctx, member, translate.GLB); size != 0 || !errors.As(err, &te) {
-			t.Errorf("%s.glb: size %d, %v", member, size, err)
-		}
-		if ver := v.known(member, nil); ver == nil || ver.persist {
-			t.Errorf("%s: its failure is kept beyond the mount: %+v", member, ver)
-		} else if _, err := tree.disk.Get(ver.key); err == nil {
-			t.Errorf("%s: its failure reached the disk tier", member)
-		}
+	}
+	if ver := v.known("Units/Damaged.mdx", nil); ver == nil || !ver.persist {
+		t.Errorf("the damaged member's failure is not kept: %+v", ver)
+	} else if _, err := tree.disk.Get(ver.key); err != nil {
+		t.Errorf("the damaged member's documents are not in the disk tier: %v", err)
+	}
+	// One beyond --max-source-size is refused before it is read: its .json says why, its other
+	// kinds fail with EFBIG's class, and nothing of it is kept.
+	const huge = "Units/Huge.mdx"
+	b, err := viewBytes(v.Document(ctx, huge, translate.JSON))
+	if err != nil || !bytes.Contains(b, []byte(`"error"`)) {
+		t.Errorf("%s.json: %v, %q; want the error document", huge, err, b)
+	}
+	_, err = v.Document(ctx, huge, translate.GLB)
+	var te *TranslationError
+	if !errors.As(err, &te) || !errors.Is(err, ErrTooLarge) {
+		t.Errorf("%s.glb: %v; want a translation error (%v)", huge, err, ErrTooLarge)
+	}
+	if size, err := v.Size(ctx, huge, translate.GLB); size != 0 || !errors.As(err, &te) {
+		t.Errorf("%s.glb: size %d, %v", huge, size, err)
+	}
+	if ver := v.known(huge, nil); ver == nil || ver.persist {
+		t.Errorf("%s: its failure is kept beyond the mount: %+v", huge, ver)
+	} else if _, err := tree.disk.Get(ver.key); err == nil {
+		t.Errorf("%s: its failure reached the disk tier", huge)
 	}
 	if b, err := viewBytes(v.Document(ctx, "Units/Crate.mdx", translate.GLB)); err != nil || !bytes.HasPrefix(b, []byte("glTF")) {
 		t.Errorf("the archive's sound member: %v", err)

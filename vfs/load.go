@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 	"weak"
 
@@ -239,10 +240,18 @@ func (f *Tree) settle(sp space, src string, key cache.Key, mtime int64, read fun
 		}
 	}
 	data, err := read()
-	if err != nil {
+	if err != nil && !damaged(err) {
 		return loaded{v: f.unreadable(sp, src, err)}, nil
 	}
-	return f.make(sp, src, data, key, mtime, kind, n, toDisk)
+	return f.make(sp, src, data, err, key, mtime, kind, n, toDisk)
+}
+
+// damaged reports whether err says that a source's stored bytes are damaged (an archive's
+// member whose checksum or stream is wrong), which they will be every time they are read, as
+// opposed to a read that failed (an I/O error, a permission) and may not fail again.
+func damaged(err error) bool {
+	var errno syscall.Errno
+	return IsDataError(err) && !errors.As(err, &errno) && !errors.Is(err, fs.ErrClosed)
 }
 
 // depsHold reports whether every dep of v holds.
@@ -346,12 +355,15 @@ func (f *Tree) unreadable(sp space, src string, err error) *Version {
 // only when the tree changes under it: see translateModel), and
 // keeps the result: the version, the documents on disk as each is made, and in memory the one
 // the caller wants (a stat is followed by a read more often than not), the others too without
-// a disk tier, as far as there is room.
-func (f *Tree) make(sp space, src string, data []byte, key cache.Key, mtime int64, want translate.Kind, n need, toDisk bool) (loaded, error) {
+// a disk tier, as far as there is room. With damage, the source's bytes could not be had
+// (see damaged), and every kind fails with it.
+func (f *Tree) make(sp space, src string, data []byte, damage error, key cache.Key, mtime int64, want translate.Kind, n need, toDisk bool) (loaded, error) {
 	isTexture := codec.IsTextureName(src)
-	done := f.admit(src, len(data))
 	var read int64 // the bytes of the files the model's translation read
-	defer func() { done(read) }()
+	if damage == nil {
+		done := f.admit(src, len(data))
+		defer func() { done(read) }()
+	}
 	v := &Version{key: key, persist: true, mtime: mtime}
 	for i := range v.sizes {
 		v.sizes[i] = sizeUnknown
@@ -359,12 +371,25 @@ func (f *Tree) make(sp space, src string, data []byte, key cache.Key, mtime int6
 	k := &keeper{f: f, sp: sp, v: v, want: want, read: n == needBytes, toDisk: toDisk, docs: map[translate.Kind]Doc{}}
 	defer k.abandon()
 	var format string
-	if isTexture {
+	switch {
+	case damage != nil:
+		if isTexture {
+			format = "texture"
+		}
+		k.begin()
+		kinds := f.modelKinds
+		if isTexture {
+			kinds = []translate.Kind{translate.PNG}
+		}
+		for _, kind := range kinds {
+			k.doc(kind, nil, damage)
+		}
+	case isTexture:
 		format = "texture"
 		png, err := translate.ConvertTexture(src, data)
 		k.begin()
 		k.doc(translate.PNG, translate.Doc{png}, err)
-	} else {
+	default:
 		format = sp.translateModel(src, data, v, k)
 	}
 	if v.err != nil {
