@@ -3,6 +3,7 @@ package davfs
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -301,27 +302,100 @@ func TestConnectionLimits(t *testing.T) {
 		t.Fatal("a client that stopped reading kept the only connection")
 	}
 
-	// Two connections held, a third waits until one of them closes.
-	addr := start(Options{MaxConns: 2})
+	// Past the bound, a new connection makes room by closing the one idle longest: a client
+	// has a quarter of the places (here 2 of 8).
+	addr := start(Options{MaxConns: 8})
 	a, b := dial(addr), dial(addr)
 	if get(a) != nil || get(b) != nil {
 		t.Fatal("the first two connections were not served")
 	}
+	time.Sleep(10 * time.Millisecond) // b idle after a
 	third := dial(addr)
 	got := make(chan error, 1)
 	go func() { got <- get(third) }()
-	select {
-	case err := <-got:
-		t.Fatalf("a third connection was served while two were held (%v)", err)
-	case <-time.After(500 * time.Millisecond):
-	}
-	a.Close()
 	select {
 	case err := <-got:
 		if err != nil {
 			t.Fatal(err)
 		}
 	case <-time.After(30 * time.Second):
-		t.Fatal("the waiting connection was not served once another closed")
+		t.Fatal("a third connection was not served")
+	}
+	a.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if n, err := a.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("the connection idle longest read %d bytes, %v; want it closed for the third", n, err)
+	}
+	if err := get(b); err != nil {
+		t.Errorf("the other idle connection: %v", err)
+	}
+}
+
+// Finding 4 of the third trust pass: 300 clients trickling PROPFIND bodies (more than the
+// places) starve no one: a GET beside them is answered at once, and each of them is cut once
+// its body is late.
+func TestSlowClientsStarveNoOne(t *testing.T) {
+	dir := sampleTree(t)
+	tree, err := vfs.Open(dir, vfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, topHandler(t, tree), Options{}) }()
+	defer func() { cancel(); <-done }()
+	addr := ln.Addr().String()
+
+	const slow = 300
+	cut := make(chan time.Duration, slow)
+	for range slow {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "PROPFIND /Units/ HTTP/1.1\r\nHost: x\r\nDepth: 1\r\nContent-Length: 1000\r\n\r\n<")
+		go func() {
+			start := time.Now()
+			for {
+				time.Sleep(200 * time.Millisecond)
+				if _, err := c.Write([]byte(" ")); err != nil {
+					break
+				}
+				c.SetReadDeadline(time.Now().Add(time.Millisecond))
+				if _, err := c.Read(make([]byte, 1)); err == io.EOF || err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+					break
+				}
+				if time.Since(start) > time.Minute {
+					break
+				}
+			}
+			cut <- time.Since(start)
+		}()
+	}
+	time.Sleep(1500 * time.Millisecond) // the trickling clients are slow by now
+	start := time.Now()
+	resp, err := http.Get("http://" + addr + "/Units/Crate.mdl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	took := time.Since(start)
+	t.Logf("a GET beside %d trickling clients answered in %v", slow, took)
+	if resp.StatusCode != http.StatusOK || took > bodyGrace {
+		t.Errorf("a GET beside %d trickling clients: %s after %v", slow, resp.Status, took)
+	}
+	var longest time.Duration
+	for range slow {
+		longest = max(longest, <-cut)
+	}
+	t.Logf("the trickling clients were cut after %v at most", longest)
+	if longest > bodyGrace+5*time.Second {
+		t.Errorf("a trickling client kept its connection %v", longest)
 	}
 }

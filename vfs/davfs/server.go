@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"golang.org/x/net/netutil"
 )
 
 // Options says how Serve listens and whom it lets in.
@@ -25,8 +23,9 @@ type Options struct {
 	AllowAnonymous bool
 	// IdleTimeout closes a keep-alive connection idle this long; default DefaultIdleTimeout.
 	IdleTimeout time.Duration
-	// MaxConns bounds the connections served at once; more wait to be accepted. Default
-	// DefaultMaxConns.
+	// MaxConns bounds the connections served at once, a quarter of them from one client; past
+	// it the connection doing least with its place is closed (see gate), else more wait to be
+	// accepted. Default DefaultMaxConns.
 	MaxConns int
 	// WriteStall closes a connection whose client has taken nothing of the answer for this
 	// long, so that a client that stops reading gives its connection back; default
@@ -42,12 +41,11 @@ const (
 )
 
 // The server's other limits: a client has readHeaderTimeout to send its request line and
-// headers, readTimeout for a whole request (bodies are small: see maxBody), and at most
-// maxHeaderBytes of headers. No write timeout for a whole answer: a slow client may take its
-// time over a large model, as long as it takes some of it every WriteStall (see stallGuard).
+// headers, and its body at a pace of its own (see received), and at most maxHeaderBytes of
+// headers. No write timeout for a whole answer: a slow client may take its time over a large
+// model, as long as it takes some of it every WriteStall (see stallGuard).
 const (
 	readHeaderTimeout = 10 * time.Second
-	readTimeout       = time.Minute
 	maxHeaderBytes    = 64 << 10
 )
 
@@ -107,10 +105,10 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, opt Options) er
 	if err != nil {
 		return err
 	}
-	ln = netutil.LimitListener(ln, opt.MaxConns)
-	h = stallGuard(h, opt.WriteStall)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
-		IdleTimeout: opt.IdleTimeout, MaxHeaderBytes: maxHeaderBytes}
+	ln = newGate(ln, opt.MaxConns, opt.CertFile == "")
+	h = received(stallGuard(h, opt.WriteStall))
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: opt.IdleTimeout,
+		MaxHeaderBytes: maxHeaderBytes, ConnState: connStateHook, ConnContext: connContext}
 	done := make(chan error, 1)
 	go func() {
 		if opt.CertFile != "" {

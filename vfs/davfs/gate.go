@@ -1,0 +1,445 @@
+package davfs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// The connections a server takes, so that a slow client never starves the others.
+//
+// A new connection holds no place until its first request has arrived whole: its header
+// within readHeaderTimeout, its body within bodyGrace and then at minBodyRate. Until then it
+// only waits, at most maxArriving of them at once (past that the one waiting longest is
+// closed), so that clients trickling their requests take nothing from those that send theirs
+// at once. (Over TLS the bytes can only be read after the handshake, which the HTTP server
+// does: a TLS connection takes its place when accepted, and is bound by what follows alone.)
+//
+// Places are MaxConns, at most a quarter of them one client's (one address). A connection past
+// either bound makes room by closing the one that does least with its place: the one sending
+// its next request for longest past slowAfter, else the one idle between requests for longest. A connection whose request is being
+// answered is never closed for another; when every place is answering, the new one waits. A
+// later request's body on a kept connection arrives at the same pace as the first's.
+
+const (
+	slowAfter   = time.Second
+	bodyGrace   = 5 * time.Second
+	minBodyRate = 1 << 10 // bytes a second
+)
+
+// connState is where a connection with a place is in its life.
+type connState uint8
+
+const (
+	sending   connState = iota // its request has not all arrived
+	answering                  // its request is being answered
+	idle                       // between requests
+)
+
+// gate is a listener that bounds the connections it gives out (see above).
+type gate struct {
+	ln             net.Listener
+	max, perClient int
+	plain          bool            // the server reads HTTP from the connections as they are, not TLS
+	ready          chan *gatedConn // connections given a place, for Accept
+	done           chan struct{}   // closed when the listener fails or closes
+	err            error           // why, once done is closed
+
+	mu       sync.Mutex
+	room     *sync.Cond // a place was given back, or the gate closed
+	conns    map[*gatedConn]struct{}
+	byClient map[string]int
+	arriving map[*gatedConn]struct{} // connections whose first request is on its way
+	closed   bool
+}
+
+func newGate(ln net.Listener, limit int, plain bool) *gate {
+	g := &gate{ln: ln, max: limit, perClient: max(1, limit/4), plain: plain, ready: make(chan *gatedConn), done: make(chan struct{}),
+		conns: map[*gatedConn]struct{}{}, byClient: map[string]int{}, arriving: map[*gatedConn]struct{}{}}
+	g.room = sync.NewCond(&g.mu)
+	go g.acceptAll()
+	return g
+}
+
+// maxArriving bounds the connections whose first request is on its way, in places.
+const maxArriving = 1
+
+// gatedConn is a connection the gate accepted.
+type gatedConn struct {
+	net.Conn
+	g      *gate
+	client string
+	first  []byte // what arrived of it before it had a place, read again first
+	// Guarded by g.mu.
+	state   connState
+	since   time.Time // when it came to its state
+	placed  bool      // it holds a place
+	removed bool      // it gave its place back
+}
+
+// acceptAll accepts connections until the listener fails, each taking its place apart.
+func (g *gate) acceptAll() {
+	for {
+		c, err := g.ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			g.err = err
+			close(g.done)
+			return
+		}
+		go g.give(&gatedConn{Conn: c, g: g, client: clientOf(c.RemoteAddr()), since: time.Now()})
+	}
+}
+
+// give waits for c's first request (on a plain connection), then for a place, and hands c to
+// Accept; c is closed when it cannot have one.
+func (g *gate) give(c *gatedConn) {
+	whole := false
+	if g.plain {
+		if !g.arrive(c) {
+			c.Conn.Close()
+			return
+		}
+		var err error
+		whole, err = c.readFirst()
+		g.arrived(c)
+		if err != nil {
+			c.Conn.Close()
+			return
+		}
+	}
+	if !g.place(c, whole) {
+		c.Conn.Close()
+		return
+	}
+	select {
+	case g.ready <- c:
+	case <-g.done:
+		c.Close()
+	}
+}
+
+// arrive counts c among the connections whose first request is on its way, closing the one
+// waiting longest when they are too many; false when the gate is closed.
+func (g *gate) arrive(c *gatedConn) bool {
+	var victim *gatedConn
+	defer func() {
+		if victim != nil {
+			victim.Conn.Close() // its readFirst fails, and it is closed
+		}
+	}()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	if len(g.arriving) >= maxArriving*g.max {
+		for o := range g.arriving {
+			if victim == nil || o.since.Before(victim.since) {
+				victim = o
+			}
+		}
+		delete(g.arriving, victim)
+	}
+	g.arriving[c] = struct{}{}
+	return true
+}
+
+func (g *gate) arrived(c *gatedConn) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.arriving, c)
+}
+
+// readFirst reads the connection's first request whole, or as much of it as a request may
+// have, keeping it to be read again; whole says it arrived whole. It fails when the request
+// does not arrive in time.
+func (c *gatedConn) readFirst() (whole bool, err error) {
+	defer c.Conn.SetReadDeadline(time.Time{})
+	start := time.Now()
+	c.Conn.SetReadDeadline(start.Add(readHeaderTimeout))
+	buf := make([]byte, 0, 4<<10)
+	end := -1
+	for end < 0 {
+		if len(buf) >= maxHeaderBytes {
+			c.first = buf
+			return false, nil // the server refuses it
+		}
+		if buf, err = readMore(c.Conn, buf); err != nil {
+			return false, err
+		}
+		end = bytes.Index(buf, []byte("\r\n\r\n"))
+	}
+	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(buf[:end+4])))
+	if err != nil || req.ContentLength < 0 && len(req.TransferEncoding) > 0 {
+		c.first = buf
+		return false, nil // the server answers it as it sees fit
+	}
+	want := end + 4 + int(min(max(req.ContentLength, 0), maxBody+1))
+	bodyStart := time.Now()
+	for len(buf) < want {
+		got := int64(len(buf) - end - 4)
+		c.Conn.SetReadDeadline(bodyStart.Add(bodyGrace + time.Duration(got)*time.Second/minBodyRate))
+		if buf, err = readMore(c.Conn, buf); err != nil {
+			return false, err
+		}
+	}
+	c.first = buf
+	return true, nil
+}
+
+// readMore appends what one read of r gives to buf.
+func readMore(r io.Reader, buf []byte) ([]byte, error) {
+	if len(buf) == cap(buf) {
+		buf = append(buf, 0)[:len(buf)]
+	}
+	n, err := r.Read(buf[len(buf):cap(buf)])
+	buf = buf[:len(buf)+n]
+	if n > 0 {
+		return buf, nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return buf, err
+}
+
+// Read reads what arrived before the connection had its place first.
+func (c *gatedConn) Read(p []byte) (int, error) {
+	if len(c.first) > 0 {
+		n := copy(p, c.first)
+		c.first = c.first[n:]
+		return n, nil
+	}
+	return c.Conn.Read(p)
+}
+
+// place gives c a place, making room for it (as above) or waiting until there is; whole says
+// its request has arrived whole. False when the gate closed.
+func (g *gate) place(c *gatedConn, whole bool) bool {
+	var victims []*gatedConn
+	defer func() {
+		for _, v := range victims {
+			v.Conn.Close()
+		}
+	}()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for {
+		switch {
+		case g.closed:
+			return false
+		case g.byClient[c.client] >= g.perClient:
+			if v := g.evict(func(o *gatedConn) bool { return o.client == c.client }); v != nil {
+				victims = append(victims, v)
+				continue
+			}
+		case len(g.conns) >= g.max:
+			if v := g.evict(nil); v != nil {
+				victims = append(victims, v)
+				continue
+			}
+		default:
+			g.conns[c] = struct{}{}
+			g.byClient[c.client]++
+			// A request that arrived whole is as good as answered; any other (over TLS, it has
+			// not begun) is being sent, until the server says.
+			c.placed, c.state, c.since = true, sending, time.Now()
+			if whole {
+				c.state = answering
+			}
+			return true
+		}
+		g.waitLocked(slowAfter / 10)
+	}
+}
+
+// waitLocked waits until a place is given back, or d passes (a connection may have become
+// slow meanwhile). g.mu is held.
+func (g *gate) waitLocked(d time.Duration) {
+	t := time.AfterFunc(d, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.room.Broadcast()
+	})
+	defer t.Stop()
+	g.room.Wait()
+}
+
+// evict takes the place, and returns for closing, of the connection among those keep accepts
+// (all when nil) that does least with it: the one sending its request for longest past
+// slowAfter, else the one idle for longest; nil when none can go. g.mu is held.
+func (g *gate) evict(keep func(*gatedConn) bool) *gatedConn {
+	now := time.Now()
+	rank := func(c *gatedConn) int {
+		switch {
+		case c.state == sending && now.Sub(c.since) >= slowAfter:
+			return 0
+		case c.state == idle:
+			return 1
+		}
+		return -1
+	}
+	var best *gatedConn
+	for c := range g.conns {
+		r := rank(c)
+		if r < 0 || keep != nil && !keep(c) {
+			continue
+		}
+		if best == nil || r < rank(best) || r == rank(best) && c.since.Before(best.since) {
+			best = c
+		}
+	}
+	if best != nil {
+		g.removeLocked(best)
+	}
+	return best
+}
+
+// removeLocked gives c's place back. g.mu is held.
+func (g *gate) removeLocked(c *gatedConn) {
+	if !c.placed || c.removed {
+		return
+	}
+	c.removed = true
+	delete(g.conns, c)
+	if g.byClient[c.client]--; g.byClient[c.client] <= 0 {
+		delete(g.byClient, c.client)
+	}
+	g.room.Broadcast()
+}
+
+// Accept returns the next connection given a place.
+func (g *gate) Accept() (net.Conn, error) {
+	select {
+	case c := <-g.ready:
+		return c, nil
+	case <-g.done:
+		return nil, g.err
+	}
+}
+
+// Addr is the listener's address.
+func (g *gate) Addr() net.Addr { return g.ln.Addr() }
+
+// Close closes the listener; the connections waiting for a place are closed.
+func (g *gate) Close() error {
+	g.mu.Lock()
+	g.closed = true
+	g.room.Broadcast()
+	g.mu.Unlock()
+	return g.ln.Close()
+}
+
+// Close closes the connection and gives its place back.
+func (c *gatedConn) Close() error {
+	c.g.mu.Lock()
+	c.g.removeLocked(c)
+	c.g.mu.Unlock()
+	return c.Conn.Close()
+}
+
+// set moves c to state s.
+func (c *gatedConn) set(s connState) {
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	c.state, c.since = s, time.Now()
+}
+
+// clientOf is the client a connection comes from: its address without the port.
+func clientOf(a net.Addr) string {
+	if host, _, err := net.SplitHostPort(a.String()); err == nil {
+		return host
+	}
+	return a.String()
+}
+
+// gatedOf returns the gate's connection under c (a TLS connection's too), or nil.
+func gatedOf(c net.Conn) *gatedConn {
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	gc, _ := c.(*gatedConn)
+	return gc
+}
+
+// connStateHook follows the server's connections: a request that begins to arrive is
+// sending, and once answered its connection is idle.
+func connStateHook(c net.Conn, s http.ConnState) {
+	gc := gatedOf(c)
+	if gc == nil {
+		return
+	}
+	switch s {
+	case http.StateActive:
+		gc.set(sending)
+	case http.StateIdle:
+		gc.set(idle)
+	}
+}
+
+type connKey struct{}
+
+// connContext gives each request its connection.
+func connContext(ctx context.Context, c net.Conn) context.Context {
+	if gc := gatedOf(c); gc != nil {
+		return context.WithValue(ctx, connKey{}, gc)
+	}
+	return ctx
+}
+
+// received reads a request's body before h answers it, at least minBodyRate after bodyGrace
+// and at most maxBody, then marks its connection answering. The answer has no read deadline,
+// however long a translation takes: one passing would end the request.
+func received(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.Body != nil && r.Body != http.NoBody {
+			p := &paced{r: r.Body, rc: rc, start: time.Now()}
+			body, err := io.ReadAll(io.LimitReader(p, maxBody+1))
+			if err != nil {
+				w.Header().Set("Connection", "close")
+				http.Error(w, fmt.Sprintf("the request's body did not arrive (%d bytes in %v; at least %d bytes a second after %v)",
+					p.n, time.Since(p.start).Round(time.Millisecond), minBodyRate, bodyGrace), http.StatusRequestTimeout)
+				return
+			}
+			if len(body) > maxBody {
+				w.Header().Set("Connection", "close")
+				http.Error(w, fmt.Sprintf("a request body is at most %d bytes", maxBody), http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		rc.SetReadDeadline(time.Time{})
+		if gc, _ := r.Context().Value(connKey{}).(*gatedConn); gc != nil {
+			gc.set(answering)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// paced reads a body with a read deadline that moves with what arrived.
+type paced struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	start time.Time
+	n     int64
+}
+
+func (p *paced) Read(b []byte) (int, error) {
+	p.rc.SetReadDeadline(p.start.Add(bodyGrace + time.Duration(p.n)*time.Second/minBodyRate))
+	k, err := p.r.Read(b)
+	p.n += int64(k)
+	return k, err
+}
