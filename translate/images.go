@@ -26,8 +26,20 @@ func decodeTexture(name string, data []byte) (img image.Image, err error) {
 		if r := recover(); r != nil {
 			img, err = nil, &codec.InternalError{File: name, Stage: "decode", Panic: r}
 		}
+		if err != nil {
+			err = misnamed(name, data, err)
+		}
 	}()
 	return f.DecodeImage(name, data)
+}
+
+// misnamed is the error of a texture file whose bytes did not decode (err): when they are a
+// model's, one saying so.
+func misnamed(name string, data []byte, err error) error {
+	if m, ok := codec.ModelIn(data[:min(len(data), codec.SniffLen)]); ok {
+		return &codec.UnsupportedError{File: name, Msg: fmt.Sprintf("a %s saved under a texture's name, not a %s texture", m.Description, codec.Ext(name))}
+	}
+	return err
 }
 
 // checkTexture makes every check decodeTexture makes short of decoding the pixels; the error
@@ -40,6 +52,9 @@ func checkTexture(name string, data []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &codec.InternalError{File: name, Stage: "decode", Panic: r}
+		}
+		if err != nil {
+			err = misnamed(name, data, err)
 		}
 	}()
 	_, err = f.DecodeConfig(name, data)

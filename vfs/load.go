@@ -625,14 +625,16 @@ func (k *keeper) failed(src, format string) {
 
 // failureDoc is what a kind that failed with err (of class) serves in place of its document,
 // for a folder's source and an archive's member alike: a model's .json the error document;
-// another kind, when the failure may not happen again (an I/O error of a version that is
-// kept), a document that says why, and shown is true; nil for the others, which read as
-// their error.
+// another kind, when the failure will happen again (an I/O error of a version that is kept),
+// a document that says why, and shown is true; nil for the others, which read as their error.
+// A texture's bytes were read whenever its PNG failed here (one that could not be read never
+// comes this far): whatever stopped them decoding — damage, a format modelfs does not read, a
+// size beyond the decoders' limits — its PNG is the picture saying why.
 func failureDoc(kind translate.Kind, src, format string, err error, class failClass, kept bool) (doc []byte, shown bool) {
 	switch {
 	case kind == translate.JSON:
 		return translate.ErrorDocument(src, format, err), false
-	case class == failIO && kept:
+	case kept && (class == failIO || kind == translate.PNG):
 		return translate.FailureDocument(kind, src, format, err), true
 	}
 	return nil, false

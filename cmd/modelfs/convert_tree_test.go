@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelfs/modelfs/internal/testkit/corpus"
+	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 	"github.com/modelfs/modelfs/vfs/fusefs"
 )
@@ -35,6 +36,14 @@ func outputs(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// failureDocument reports whether b, the document rel, is one saying why its source failed.
+func failureDocument(rel string, b []byte) bool {
+	if strings.HasSuffix(rel, ".png") {
+		return translate.IsFailurePNG(b)
+	}
+	return bytes.Contains(b, []byte("error"))
 }
 
 // convert -r writes every document of the sample tree and the corpus (archives included) with
@@ -80,10 +89,16 @@ func TestConvertTree(t *testing.T) {
 					return nil
 				}
 				want, err := os.ReadFile(p)
-				if errors.Is(err, syscall.EIO) {
+				// A document that says why its source failed (see translate.FailureDocument)
+				// is a failure of convert -r, which names it and writes nothing.
+				shown := err == nil && strings.Contains(stdout+errs, "failed: "+rel+": ")
+				if errors.Is(err, syscall.EIO) || shown {
 					failed++
 					if _, ok := got[rel]; ok || !strings.Contains(stdout+errs, rel) {
 						t.Errorf("%s fails in the mount; convert -r wrote it (%v) or did not name it failed", rel, ok)
+					}
+					if shown && !failureDocument(rel, want) {
+						t.Errorf("%s: convert -r names it failed, and the mount serves %d bytes that do not say why", rel, len(want))
 					}
 					return nil
 				}

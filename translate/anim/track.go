@@ -207,7 +207,13 @@ func (tr *Track) SortKeys() int {
 // Reach returns the farthest a vector track (width 3, such as a translation) takes its value
 // from rest: over its keys and, for Hermite and Bezier curves, the control points between which
 // the curve stays.
-func (tr *Track) Reach(rest [3]float32) float64 {
+func (tr *Track) Reach(rest [3]float32) float64 { return tr.reach(rest, true) }
+
+// KeyReach returns the farthest a vector track's keys lie from rest: where the curve surely
+// goes, which its tangents may only overstate.
+func (tr *Track) KeyReach(rest [3]float32) float64 { return tr.reach(rest, false) }
+
+func (tr *Track) reach(rest [3]float32, controls bool) float64 {
 	if tr.Width != 3 {
 		return 0
 	}
@@ -222,7 +228,7 @@ func (tr *Track) Reach(rest [3]float32) float64 {
 	if len(tr.Default) == 3 {
 		far = dist(at(tr.Default, 0))
 	}
-	cubic := tr.cubic() && len(tr.InTans) == len(tr.Values) && len(tr.OutTans) == len(tr.Values)
+	cubic := controls && tr.cubic() && len(tr.InTans) == len(tr.Values) && len(tr.OutTans) == len(tr.Values)
 	for k := range len(tr.Values) / 3 {
 		v := at(tr.Values, k)
 		far = max(far, dist(v))

@@ -269,6 +269,20 @@ var foreign = []struct{ magic, what string }{
 	{"MD21", "a chunked World of Warcraft M2 (MD21, Legion or later)"},
 }
 
+// ModelIn returns the model format whose content head (a file's first SniffLen bytes or fewer)
+// is, whatever the file's name: how a texture that will not decode is told to be a model
+// saved under a texture's name (maps ship such files).
+func ModelIn(head []byte) (*Format, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	for i := range formats {
+		if f := &formats[i]; f.Decode != nil && f.Match != nil && f.Match(head) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
 // Sniff picks the format of a source from its content. Formats claiming name's extension are
 // tried first, then all others. head should hold the first SniffLen bytes of the file.
 func Sniff(name string, head []byte) (*Format, error) {

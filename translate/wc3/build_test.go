@@ -634,3 +634,38 @@ func TestAnimationLimits(t *testing.T) {
 		t.Errorf("capped baking not reported: %q", s.Warnings)
 	}
 }
+
+// An effect's baking is as fine as its motion needs: a model of no mesh whose emitter sweeps
+// 300 units on a Hermite curve takes its size from that sweep, and gets about as many keys as
+// the same sweep under a mesh of 300 units does, not thousands a second (which Blender's
+// playback could not follow).
+func TestToleranceFollowsTravel(t *testing.T) {
+	sweep := func(withMesh bool) int {
+		m := testModel()
+		if !withMesh {
+			m.Geosets, m.GeosetAnims = nil, nil
+		} else {
+			m.Geosets[0].Vertices[5] = [3]float32{0, 0, 300}
+		}
+		m.Bones[0].Translation = &Track{Interp: Hermite, GlobalSeq: -1, Width: 3, Frames: []int32{0, 1000},
+			Values: []float32{0, 0, 0, 300, 0, 0}, InTans: []float32{0, 0, 0, 900, 300, 0}, OutTans: []float32{900, -300, 0, 0, 0, 0}}
+		s := build(t, m)
+		keys := 0
+		for _, a := range s.Animations {
+			if a.Name != "Stand" {
+				continue
+			}
+			for _, ch := range a.Channels {
+				if ch.Node == 0 && ch.Path == scene.PathTranslation {
+					keys = len(ch.Times)
+				}
+			}
+		}
+		return keys
+	}
+	bare, meshed := sweep(false), sweep(true)
+	t.Logf("a 300-unit sweep baked to %d keys without a mesh, %d under a mesh of 300 units", bare, meshed)
+	if bare == 0 || bare > 2*meshed+2 {
+		t.Errorf("without a mesh the sweep baked to %d keys; under a mesh of its size %d", bare, meshed)
+	}
+}

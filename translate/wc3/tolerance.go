@@ -8,7 +8,8 @@ import (
 	"github.com/modelfs/modelfs/translate/scene"
 )
 
-// bakeShare is how far, in parts of the model's size (the diagonal of its vertices' bounds),
+// bakeShare is how far, in parts of the model's size (the diagonal of its vertices' bounds, or
+// the farthest its nodes move when that is more),
 // the LINEAR samples baked of its Hermite and Bezier tracks may move any point from where the
 // game's curves put it, all tracks together: a quarter of the 0.1 % the Blender playback check
 // allows. Along the deepest chain of nodes with such tracks, each node gets an equal part.
@@ -39,22 +40,31 @@ func (b *builder) setTolerances() {
 			weight[t.node]++
 		}
 	}
-	part := bakeShare * modelSize(s.Meshes) / float64(max(chainCount(s, weight), 1))
-
 	reach := anim.Reach(s)
 	moved := make([]float64, n) // how far a node's translation track takes it from its rest place
+	keyed := make([]float64, n) // of that, how far its keys surely take it
 	for _, t := range b.tracks {
 		if t.path == scene.PathTranslation {
 			moved[t.node] = t.tr.Reach(s.Nodes[t.node].Translation)
+			keyed[t.node] = t.tr.KeyReach(s.Nodes[t.node].Translation)
 		}
 	}
-	ext := make([]float64, n) // the farthest a chain of moving nodes below a node wanders
+	ext := make([]float64, n)     // the farthest a chain of moving nodes below a node wanders
+	extKeys := make([]float64, n) // the same, by their keys
 	order, _ := anim.ByDepth(s)
+	travel := 0.0 // the farthest any chain of moving nodes surely wanders
 	for _, i := range order {
+		travel = max(travel, extKeys[i]+keyed[i])
 		if p := s.Nodes[i].Parent; p >= 0 {
 			ext[p] = max(ext[p], ext[i]+moved[i])
+			extKeys[p] = max(extKeys[p], extKeys[i]+keyed[i])
 		}
 	}
+	// The model's size is its mesh's, or the room its nodes surely move in when that is larger:
+	// an effect's emitters sweep hundreds of units around a mesh of a few, or none. (Tangents,
+	// which a hostile file makes as steep as it likes, widen the rotations' reach but never the
+	// size: they must not loosen the baking.)
+	part := bakeShare * max(modelSize(s.Meshes), travel) / float64(max(chainCount(s, weight), 1))
 	for ti := range b.tracks {
 		t := &b.tracks[ti]
 		var total float64 // how far its channels may stray, all told

@@ -81,7 +81,10 @@ func translated(t *testing.T, root, src string, kind translate.Kind) []byte {
 	}
 	var out []byte
 	if kind == translate.PNG {
-		out, err = translate.ConvertTexture(src, data)
+		if out, err = translate.ConvertTexture(src, data); err != nil {
+			// A texture that does not decode serves the picture saying why.
+			return translate.FailureDocument(kind, src, "texture", err)
+		}
 	} else {
 		out, err = translate.Translate(codec.Source{Name: src, Data: data, FS: codec.RootFS(r)}, kind,
 			translate.EncodeOptions{MTLName: filepath.Base(src) + ".mtl"})

@@ -5,13 +5,16 @@ package fusefs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 
+	"github.com/modelfs/modelfs/internal/testkit/fixtures"
 	"github.com/modelfs/modelfs/translate"
 	"github.com/modelfs/modelfs/vfs"
 )
@@ -89,5 +92,39 @@ func testTextures(t *testing.T, opt vfs.Options) {
 	}
 	if n := m.logs.count(slog.LevelWarn, "texture failed to decode"); n != 1 {
 		t.Errorf("%d log lines for the broken texture; want 1", n)
+	}
+}
+
+// Finding 12 of the third trust pass: one rule for textures that do not decode. Whatever stops
+// a texture's bytes from decoding — damage, a compression modelfs does not read, a size beyond
+// the decoders' limits, a model saved under a texture's name — its .png is the failure picture
+// saying why; only a texture that is not read (past --max-source-size) fails with an errno.
+func TestUndecodableTexturesOneRule(t *testing.T) {
+	src := t.TempDir()
+	crate, err := os.ReadFile(filepath.Join(sampleDir(t), "Units", "Crate.mdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(src, "huge.dds"), fixtures.DDSHeader("DXT1", 65536, 65536, 1, false))
+	bc6 := append(fixtures.DDSHeader("DX10", 4, 4, 1, false), fixtures.DDSDX10Header(95, false)...) // BC6H_UF16
+	writeFile(t, filepath.Join(src, "bc6.dds"), append(bc6, make([]byte, 16)...))
+	writeFile(t, filepath.Join(src, "garbage.blp"), []byte("BLP2\x01\x00\x00\x00garbage"))
+	writeFile(t, filepath.Join(src, "WoodItem.blp"), crate)
+	writeFile(t, filepath.Join(src, "big.tga"), make([]byte, 64<<10))
+	m := mountT(t, src, vfs.Options{MaxSourceSize: 32 << 10})
+	for name, says := range map[string]string{
+		"huge.dds":     "65536",
+		"bc6.dds":      "BC6H",
+		"garbage.blp":  "blp",
+		"WoodItem.blp": "saved under a texture's name",
+	} {
+		st, err := os.Stat(m.path(name + ".png"))
+		b, rerr := os.ReadFile(m.path(name + ".png"))
+		if err != nil || rerr != nil || st.Size() != int64(len(b)) || !translate.IsFailurePNG(b) || !bytes.Contains(b, []byte(says)) {
+			t.Errorf("%s.png: %v, %v, %d bytes; want the failure picture saying %q", name, err, rerr, len(b), says)
+		}
+	}
+	if _, err := os.ReadFile(m.path("big.tga.png")); !errors.Is(err, syscall.EFBIG) {
+		t.Errorf("big.tga.png, past --max-source-size: %v; want EFBIG", err)
 	}
 }
