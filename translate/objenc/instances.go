@@ -15,8 +15,9 @@ type draw struct {
 }
 
 // draws lists what the OBJ writes: the meshes in scene order, except those of shapes drawn at
-// nodes, then each such shape at each of its nodes that has a size.
-func draws(s *scene.Scene) []draw {
+// nodes, then each such shape at each of its nodes that has a size, as long as the copies'
+// vertices stay within scene.MaxFlattenedVertices; left counts the copies past it.
+func draws(s *scene.Scene) (ds []draw, left int) {
 	placed := make([]bool, len(s.Meshes))
 	for _, sh := range s.Shapes {
 		if len(sh.Instances) > 0 {
@@ -27,33 +28,45 @@ func draws(s *scene.Scene) []draw {
 			}
 		}
 	}
-	ds := make([]draw, 0, len(s.Meshes))
+	ds = make([]draw, 0, len(s.Meshes))
 	for i := range s.Meshes {
 		if !placed[i] {
 			ds = append(ds, draw{mesh: i, name: s.Meshes[i].Name})
 		}
 	}
 	var worlds map[int]*affine
+	flattened := 0
 	for _, sh := range s.Shapes {
-		for _, n := range sh.Instances {
-			if n < 0 || n >= len(s.Nodes) {
+		n := 0 // the vertices of one copy
+		for _, m := range sh.Meshes {
+			if m >= 0 && m < len(s.Meshes) {
+				n += len(s.Meshes[m].Positions)
+			}
+		}
+		for _, nd := range sh.Instances {
+			if nd < 0 || nd >= len(s.Nodes) {
 				continue
 			}
 			if worlds == nil {
 				worlds = map[int]*affine{}
 			}
-			w := worldOf(s, n, worlds)
+			w := worldOf(s, nd, worlds)
 			if w.det() == 0 {
 				continue // scaled to nothing: a node the model does not show (a WMO's other doodad sets)
 			}
+			if flattened+n > scene.MaxFlattenedVertices {
+				left++
+				continue
+			}
+			flattened += n
 			for _, m := range sh.Meshes {
 				if m >= 0 && m < len(s.Meshes) {
-					ds = append(ds, draw{mesh: m, world: w, name: s.Nodes[n].Name + "_" + s.Meshes[m].Name})
+					ds = append(ds, draw{mesh: m, world: w, name: s.Nodes[nd].Name + "_" + s.Meshes[m].Name})
 				}
 			}
 		}
 	}
-	return ds
+	return ds, left
 }
 
 // drawNames makes the draws' object names unique and safe.

@@ -47,19 +47,22 @@ func badNameRune(r rune, n int) bool {
 func uniqueNames(raw []string, fallback string) []string {
 	out := make([]string, len(raw))
 	used := make(map[string]bool, len(raw))
+	// next is, per name taken, the suffix to try first: every one below it is taken (a WMO
+	// places one model's meshes under one name 65,536 times; counting from 2 each time was
+	// quadratic).
+	next := map[string]int{}
 	for i, r := range raw {
 		n := safeName(r)
 		if n == "" {
 			n = fallback + strconv.Itoa(i)
 		}
 		if used[n] {
-			for k := 2; ; k++ {
-				c := n + "_" + strconv.Itoa(k)
-				if !used[c] {
-					n = c
-					break
-				}
+			k := max(next[n], 2)
+			for used[n+"_"+strconv.Itoa(k)] {
+				k++
 			}
+			next[n] = k + 1
+			n += "_" + strconv.Itoa(k)
 		}
 		used[n] = true
 		out[i] = n

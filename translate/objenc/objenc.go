@@ -30,7 +30,7 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 	}
 	// Size the buffer once from the counts: up to about 36 bytes per position or normal, 24 per
 	// UV, and per triangle three corners of one to three indices as wide as the largest.
-	ds := draws(s)
+	ds, left := draws(s)
 	nverts, ntris := 0, 0
 	for _, d := range ds {
 		nverts += len(s.Meshes[d.mesh].Positions)
@@ -61,6 +61,13 @@ func EncodeOBJ(s *scene.Scene, mtlName string) ([]byte, error) {
 	b = append(b, " vertices, "...)
 	b = strconv.AppendInt(b, int64(ntris), 10)
 	b = append(b, " triangles\n"...)
+	if left > 0 {
+		b = append(b, "# OBJ has no instances: "...)
+		b = strconv.AppendInt(b, int64(left), 10)
+		b = append(b, " placed copies past "...)
+		b = strconv.AppendInt(b, scene.MaxFlattenedVertices, 10)
+		b = append(b, " vertices are left out (the .gltf and .glb draw every one)\n"...)
+	}
 	if mtlName != "" {
 		b = append(b, "mtllib "...)
 		b = append(b, fileText(mtlName)...)

@@ -122,7 +122,7 @@ func parseOBJ(t *testing.T, obj []byte) parsed {
 func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 	t.Helper()
 	p := parseOBJ(t, obj)
-	ds := draws(s)
+	ds, _ := draws(s)
 	nv, nt, nn, ntri := 0, 0, 0, 0
 	for _, d := range ds {
 		m := &s.Meshes[d.mesh]
@@ -210,7 +210,7 @@ func checkParse(t *testing.T, s *scene.Scene, obj, mtl []byte) {
 // mirror flips the winding and the normals follow.
 func TestShapeInstances(t *testing.T) {
 	s := testscene.Shapes()
-	ds := draws(s)
+	ds, _ := draws(s)
 	if len(ds) != 4 || ds[2].world == nil || ds[3].world == nil {
 		t.Fatalf("draws %+v", ds)
 	}
@@ -365,5 +365,23 @@ func BenchmarkEncodeOBJ(b *testing.B) {
 		if _, err := EncodeOBJ(s, "grid.mtl"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Names taken many times get their suffixes in one pass: 65,536 copies of one name (a WMO's
+// doodads) cost linear work, and the same names as counting from _2 each time gives.
+func TestUniqueNamesMany(t *testing.T) {
+	raw := make([]string, 1<<16)
+	for i := range raw {
+		raw[i] = "Rabbit_Body"
+	}
+	raw[3] = "Rabbit_Body_5" // a name that is already some copy's suffix
+	var got []string
+	allocs := testing.AllocsPerRun(1, func() { got = uniqueNames(raw, "mesh") })
+	if got[0] != "Rabbit_Body" || got[1] != "Rabbit_Body_2" || got[3] != "Rabbit_Body_5" || got[4] != "Rabbit_Body_4" || got[5] != "Rabbit_Body_6" || got[len(got)-1] != "Rabbit_Body_65536" {
+		t.Errorf("names %q … %q", got[:8], got[len(got)-1])
+	}
+	if allocs > 4*float64(len(raw)) {
+		t.Errorf("%.0f allocations for %d names", allocs, len(raw))
 	}
 }

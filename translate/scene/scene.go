@@ -175,6 +175,12 @@ type Light struct {
 	InnerCone, OuterCone float32
 }
 
+// MaxFlattenedVertices bounds the vertices an output without instances (OBJ) writes for the
+// copies of shapes drawn at nodes, all together: past it the remaining copies are left out,
+// and the output says so. (A WMO may place 65,536 doodads: written out one by one they made an
+// OBJ of 1.5 GB.) glTF draws every copy, by instancing.
+const MaxFlattenedVertices = 1 << 20
+
 // Shape is a group of meshes drawn as one: a glTF mesh whose primitives are those meshes. It is
 // drawn once where its meshes are (as the scene's other meshes are) when Instances is empty,
 // else at each node Instances lists, with that node's transform (the same node may not draw

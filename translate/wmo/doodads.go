@@ -25,8 +25,9 @@ const (
 	maxDoodadModels = 4096
 	// maxDoodadVertices bounds the vertices the models add, each counted once.
 	maxDoodadVertices = 4 << 20
-	// maxPlacedVertices bounds the vertices of every placed copy together: what an OBJ, which
-	// has no instances, writes.
+	// maxPlacedVertices bounds the vertices of every placed copy together: what an importer
+	// that makes each instance a mesh (Blender links them) takes. (An OBJ writes at most
+	// scene.MaxFlattenedVertices of them.)
 	maxPlacedVertices = 16 << 20
 )
 
@@ -224,4 +225,26 @@ func (b *builder) placeModels(load DoodadFunc) {
 			Extras: scene.Extras{"doodadModel": model, "file": file},
 		})
 	}
+	if shown := b.shownDoodadVertices(); shown > scene.MaxFlattenedVertices {
+		b.warn("the shown doodads place %d vertices: the .obj, which has no instances, draws them up to %d and leaves out the rest; the .gltf and .glb draw every one",
+			shown, scene.MaxFlattenedVertices)
+	}
+}
+
+// shownDoodadVertices counts the vertices the copies of the doodad models in the shown set
+// place: what an output without instances writes.
+func (b *builder) shownDoodadVertices() int {
+	total := 0
+	for _, sh := range b.s.Shapes {
+		per := 0
+		for _, m := range sh.Meshes {
+			per += len(b.s.Meshes[m].Positions)
+		}
+		for _, nd := range sh.Instances {
+			if set := b.s.Nodes[nd].Parent; set >= 0 && b.s.Nodes[set].Scale[0] != 0 {
+				total += per
+			}
+		}
+	}
+	return total
 }

@@ -666,3 +666,41 @@ func buildRoot(t *testing.T, fx *wmotest.Root, load DoodadFunc) *scene.Scene {
 	}
 	return s
 }
+
+// Finding 5 of the third trust pass: a WMO placing 65,536 doodads of one small model (within
+// the limits) made the mount's stat wait for minutes: the OBJ named each copy by trying every
+// suffix from _2 (quadratic), and would have written 1.5 GB. Now every kind is made at once:
+// glTF draws every copy by instancing, the OBJ the copies up to scene.MaxFlattenedVertices,
+// and both the .json's warnings and the OBJ say so.
+func TestManyDoodads(t *testing.T) {
+	fx := fixture()
+	fx.Doodads = make([]wmotest.Doodad, maxDoodadNodes)
+	for i := range fx.Doodads {
+		fx.Doodads[i] = wmotest.Doodad{Model: `World\Rabbit.mdx`, Position: [3]float32{float32(i % 256), float32(i / 256), 0}, Rotation: [4]float32{0, 0, 0, 1}, Scale: 1}
+	}
+	fx.Sets = []wmotest.Set{{Name: "Set_$DefaultGlobal", First: 0, Count: uint32(len(fx.Doodads))}}
+	rabbit := &scene.Scene{Meshes: []scene.Mesh{{Name: "Body", Positions: make([][3]float32, 157), Indices: []uint32{0, 1, 2}, Material: -1, Skin: -1}}}
+	s := buildRoot(t, fx, func(string) (*scene.Scene, string, error) { return rabbit, "World/Rabbit.m2", nil })
+	if len(s.Shapes) != 1 || len(s.Shapes[0].Instances) != maxDoodadNodes {
+		t.Fatalf("%d shapes; want the model drawn at every doodad", len(s.Shapes))
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "leaves out the rest") }) {
+		t.Errorf("no warning says the .obj draws fewer copies: %q", s.Warnings)
+	}
+	obj, err := objenc.EncodeOBJ(s, "H.wmo.mtl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := strings.Count(string(obj), "\no ") - len(s.Meshes) + 1
+	t.Logf("OBJ of %d bytes, %d copies of the model drawn", len(obj), copies)
+	if want := scene.MaxFlattenedVertices / 157; copies != want {
+		t.Errorf("the OBJ draws %d copies; want %d, those within %d vertices", copies, want, scene.MaxFlattenedVertices)
+	}
+	if !strings.Contains(string(obj), "placed copies past") {
+		t.Error("the OBJ does not say it left copies out")
+	}
+	glb, err := gltfenc.Encode(s, gltfenc.Options{Binary: true})
+	if err != nil || len(glb) > 16<<20 {
+		t.Errorf(".glb: %d bytes, %v", len(glb), err)
+	}
+}
