@@ -203,7 +203,7 @@ func (d *Disk) open(opt DiskOptions) error {
 	}
 	defer state.close()
 	if !opt.Inspect {
-		if d.secret, err = loadSecret(state); err != nil {
+		if d.secret, err = loadSecret(state, d.refuse); err != nil {
 			return err
 		}
 	}
@@ -424,6 +424,7 @@ func (d *Disk) scan() stock {
 			case !e.regular || !e.owned:
 				d.refuse(sub.untrusted(n, "not a regular file of this user with one link"))
 			case name != "data":
+				sub.tighten(n, e)
 				st.fixed += e.disk
 			}
 		}
@@ -471,6 +472,7 @@ func (d *Disk) scanShard(data *folder, name string) []found {
 			d.refuse(sub.untrusted(n, "not a regular file of this user with one link"))
 			continue
 		}
+		sub.tighten(n, e)
 		out = append(out, found{diskEntry{k, e.disk}, e.mtime})
 	}
 	return out
@@ -1023,6 +1025,18 @@ func (d *Disk) writeFileAtomic(to *folder, name string, fill func(io.Writer) err
 		tmp.remove(tn)
 	}
 	return err
+}
+
+// tighten puts right the mode of the file name in d, seen as e, when it grants more than the
+// cache's modes (a mount with --cache-group-read made it): the open checks and mends it (see
+// checkFile). A directory inspected is left as it is.
+func (d *folder) tighten(name string, e entry) {
+	if e.perm&^d.perm.file == 0 || d.perm.inspect {
+		return
+	}
+	if f, _, err := d.open(name, os.O_RDONLY); err == nil {
+		f.Close()
+	}
 }
 
 // readSmall reads the whole of the file name in d, which must be a regular file of this user

@@ -122,6 +122,7 @@ type entry struct {
 	owned        bool
 	size, disk   int64
 	mtime        time.Time
+	perm         uint32
 }
 
 func (d *folder) lstat(name string) (entry, error) {

@@ -160,6 +160,13 @@ func (d *folder) checkFile(name string, fd int) (int64, error) {
 	case uint64(st.Dev) != d.dev:
 		return 0, d.untrusted(name, "a file on another file system")
 	}
+	// A file another mount made for its group (--cache-group-read), or an older modelfs made
+	// looser, is put right: this mount's modes hold for everything it uses.
+	if perm := uint32(st.Mode) & 0o7777; perm&^d.perm.file != 0 && !d.perm.inspect {
+		if err := unix.Fchmod(fd, perm&d.perm.file); err != nil {
+			return 0, d.pathErr("chmod", name, err)
+		}
+	}
 	return st.Size, nil
 }
 
@@ -282,6 +289,7 @@ type entry struct {
 	owned        bool // this process's user's, with one link if a file
 	size, disk   int64
 	mtime        time.Time
+	perm         uint32 // its permission bits
 }
 
 // lstat looks at name in d without following it.
@@ -296,6 +304,7 @@ func (d *folder) lstat(name string) (entry, error) {
 		owned:   int(st.Uid) == os.Geteuid(),
 		size:    st.Size,
 		mtime:   time.Unix(st.Mtim.Unix()),
+		perm:    uint32(st.Mode) & 0o7777,
 	}
 	if e.regular && st.Nlink != 1 {
 		e.owned = false

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"syscall"
+	"strings"
 	"testing"
 	"time"
 )
@@ -304,6 +305,44 @@ func TestHostileCacheDir(t *testing.T) {
 		i.Close()
 		if fi, _ := os.Stat(filepath.Join(dir, "data")); fi.Mode().Perm() != 0o750 {
 			t.Errorf("inspecting made data %v", fi.Mode())
+		}
+		// A mount without it puts everything right, the entries too (finding 10 of the third
+		// trust pass), and reads them.
+		d = openT(t, dir, 64<<20)
+		for p, want := range map[string]os.FileMode{entryPath(d, testKey(1)): 0o600, filepath.Join(dir, "data"): 0o700, filepath.Dir(entryPath(d, testKey(1))): 0o700} {
+			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+				t.Errorf("after a mount without group read, %s: %v, want %v", p, fi.Mode(), want)
+			}
+		}
+		if e, err := d.Get(testKey(1)); err != nil {
+			t.Errorf("the entry made for the group: %v", err)
+		} else {
+			e.Close()
+		}
+	})
+	t.Run("secret others may read", func(t *testing.T) {
+		dir := t.TempDir()
+		d := openT(t, dir, 64<<20)
+		d.Put(testKey(1), testMeta(1), testParts(1))
+		d.Close()
+		key := filepath.Join(dir, "state", secretName)
+		old, _ := os.ReadFile(key)
+		os.Chmod(key, 0o644)
+		var r refusals
+		d, err := openHostile(t, dir, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.errs) != 1 || !errors.Is(r.errs[0], ErrUntrusted) || !strings.Contains(r.errs[0].Error(), "readable by others (mode 0644)") {
+			t.Errorf("refusals %v; want one saying the secret was exposed", r.errs)
+		}
+		now, _ := os.ReadFile(key)
+		if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 || bytes.Equal(now, old) || len(now) != secretLen {
+			t.Errorf("the secret after: %v, changed %v", fi.Mode(), !bytes.Equal(now, old))
+		}
+		if e, err := d.Get(testKey(1)); err == nil {
+			e.Close()
+			t.Error("an entry sealed with the exposed secret is still served")
 		}
 	})
 	t.Run("modes", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"time"
@@ -96,9 +97,17 @@ func equalMAC(a, b []byte) bool { return hmac.Equal(a, b) }
 
 // loadSecret returns the secret of the cache directory, kept in its folder state, making it
 // when there is none. A secret of the wrong length (cut short by a power loss: it is written
-// without fsync) is made anew, which costs every entry made under the old one.
-func loadSecret(state *folder) ([]byte, error) {
+// without fsync) is made anew, which costs every entry made under the old one; so is one that
+// others may read (someone made it so, or copied it so), which may have served to forge
+// entries: exposed is told why.
+func loadSecret(state *folder, exposed func(error)) ([]byte, error) {
 	for try := 0; ; try++ {
+		if e, err := state.lstat(secretName); err == nil && e.regular && e.perm&0o077 != 0 {
+			exposed(state.untrusted(secretName, fmt.Sprintf("the cache's secret was readable by others (mode %04o): a new one is made, and what was sealed with the old one is made again", e.perm)))
+			if err := state.remove(secretName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
 		b, err := state.readSmall(secretName)
 		switch {
 		case err == nil && len(b) == secretLen:
