@@ -551,7 +551,16 @@ func (v *ArchiveView) load(src string, kind translate.Kind, n need) (loaded, err
 	if !sourceOf(src, translate.PNG) && !slices.ContainsFunc(v.t.modelKinds, func(k translate.Kind) bool { return sourceOf(src, k) }) {
 		return loaded{}, errNotModel
 	}
-	read := func() ([]byte, error) { return v.readMember(src) }
+	release := func() {}
+	defer func() { release() }()
+	read := func() ([]byte, error) {
+		fi, err := fs.Stat(v.fsys, src)
+		if err != nil {
+			return nil, err
+		}
+		release = v.t.holdRead(src, fi.Size())
+		return v.readMember(src)
+	}
 	return v.t.settle(v, src, v.sourceKey(src), v.mtime.UnixNano(), read, kind, n)
 }
 

@@ -50,9 +50,12 @@ type Tree struct {
 	// translations expected to take up to half the cache running at once (see make).
 	modelSlots, textureSlots   chan struct{}
 	modelMemory, textureMemory *semaphore.Weighted
+	// The sources loads hold, read before their translation is admitted (see holdRead).
+	modelReads, textureReads *semaphore.Weighted
 
 	nodes        atomic.Int64 // nodes the kernel holds (see reserve)
 	inflight     atomic.Int64 // memory the translations running are expected to take
+	reading      atomic.Int64 // the sources loads hold (see holdRead)
 	translations atomic.Int64
 	failures     atomic.Int64
 	reused       atomic.Int64
@@ -89,6 +92,8 @@ func newTree(root *os.Root, opt Options) *Tree {
 		textureSlots:  make(chan struct{}, opt.MaxParallel),
 		modelMemory:   semaphore.NewWeighted(opt.CacheBytes / 2),
 		textureMemory: semaphore.NewWeighted(opt.CacheBytes / 2),
+		modelReads:    semaphore.NewWeighted(opt.CacheBytes / readShare),
+		textureReads:  semaphore.NewWeighted(opt.CacheBytes / readShare),
 		dirs:          dirs{m: map[string]*listing{}},
 		versions:      newBounded[*Version](maxVersions),
 		files:         newBounded[fileState](maxVersions),
@@ -233,7 +238,8 @@ func (f *Tree) memKeep(key string, data []byte, maybe bool) bool {
 }
 
 // reserve sets aside in the memory tier's budget what the mount holds besides documents: its
-// own state, the translations running (see make), and the archive members being read.
+// own state, the translations running (see make), the sources loads hold, and the archive
+// members being read.
 func (f *Tree) reserve() {
 	state := f.indexCost() + f.dirs.cost()
 	state += max(f.nodes.Load(), 0) * nodeCost
@@ -243,7 +249,7 @@ func (f *Tree) reserve() {
 	}
 	// The streams of the archive members open (see archive.Charged) are the process's, not
 	// one tree's: counted in full, they can only make the documents' share smaller.
-	f.mem.SetReserve(state + f.inflight.Load() + archive.Charged())
+	f.mem.SetReserve(state + f.inflight.Load() + f.reading.Load() + archive.Charged())
 }
 
 // indexCost is what the versions and file states take in memory.
