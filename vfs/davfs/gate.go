@@ -182,9 +182,11 @@ func (c *gatedConn) readFirst() (whole bool, err error) {
 		end = bytes.Index(buf, []byte("\r\n\r\n"))
 	}
 	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(buf[:end+4])))
-	if err != nil || req.ContentLength < 0 && len(req.TransferEncoding) > 0 {
+	if err != nil || req.ContentLength < 0 && len(req.TransferEncoding) > 0 || req.Header.Get("Expect") != "" {
+		// The server answers it as it sees fit; a client that expects "100 Continue" sends
+		// its body only once the server reads it (see received).
 		c.first = buf
-		return false, nil // the server answers it as it sees fit
+		return false, nil
 	}
 	want := end + 4 + int(min(max(req.ContentLength, 0), maxBody+1))
 	bodyStart := time.Now()

@@ -399,3 +399,41 @@ func TestSlowClientsStarveNoOne(t *testing.T) {
 		t.Errorf("a trickling client kept its connection %v", longest)
 	}
 }
+
+// A client that sends "Expect: 100-continue" sends its body once the server asks for it: the
+// gate does not wait for the body first.
+func TestExpectContinue(t *testing.T) {
+	dir := sampleTree(t)
+	tree, err := vfs.Open(dir, vfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, topHandler(t, tree), Options{}) }()
+	defer func() { cancel(); <-done }()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	body := `<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>`
+	fmt.Fprintf(c, "PROPFIND /Units/ HTTP/1.1\r\nHost: x\r\nDepth: 1\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", len(body))
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	br := bufio.NewReader(c)
+	line, err := br.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 100") {
+		t.Fatalf("before the body: %q, %v; want 100 Continue", line, err)
+	}
+	br.ReadString('\n') // the blank line after it
+	fmt.Fprint(c, body)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusMultiStatus {
+		t.Fatalf("PROPFIND: %v, %v", resp, err)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -397,5 +399,34 @@ func TestZipManyMembers(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
 		t.Errorf("two names of 64 KiB: %d bytes allocated", got)
+	}
+}
+
+// TestWriteAttackZips writes the zips of the third trust pass's attacks into
+// $MODELFS_ATTACK_ZIPS, for scripts/bench-zip: bomb.zip (500 KB: 512 MiB of zeros in one
+// member, refused as more than the archive may unpack to), stream.zip (500 KB: a 30 MiB member
+// of zeros within that bound, and a member that does not compress) and overlap.zip (400 members
+// over one stream of 120 MiB, 144 KB).
+func TestWriteAttackZips(t *testing.T) {
+	dir := os.Getenv("MODELFS_ATTACK_ZIPS")
+	if dir == "" {
+		t.Skip("MODELFS_ATTACK_ZIPS not set (used by scripts/bench-zip)")
+	}
+	stream := ziptest.True("m000.mdx", make([]byte, 120<<20), 8)
+	overlap := []ziptest.Member{stream}
+	for i := 1; i < 400; i++ {
+		m := stream
+		m.Name, m.At = fmt.Sprintf("m%03d.mdx", i), 1
+		overlap = append(overlap, m)
+	}
+	s, _ := bomb(t)
+	for name, data := range map[string][]byte{
+		"bomb.zip":    ziptest.Zip(ziptest.True("bomb.bin", make([]byte, 512<<20), 8)),
+		"stream.zip":  s,
+		"overlap.zip": ziptest.Zip(overlap...),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
