@@ -82,6 +82,9 @@ func printArchive(e *env, name string, arc archive.Archive) {
 	if !ok {
 		s := otherSummary(name, arc)
 		fmt.Fprintf(w, "%s: %s archive, %d members\n", name, s.Type, s.Members)
+		for _, p := range s.Warnings {
+			fmt.Fprintf(w, "  warning: %v\n", p)
+		}
 		return
 	}
 	s := a.Summary()
@@ -103,14 +106,20 @@ func printArchive(e *env, name string, arc archive.Archive) {
 
 // otherArchiveInfo is what info tells of an archive of a format other than MPQ.
 type otherArchiveInfo struct {
-	Path    string `json:"path"`
-	Type    string `json:"type"`
-	Members int    `json:"members"`
+	Path     string   `json:"path"`
+	Type     string   `json:"type"`
+	Members  int      `json:"members"`
+	Warnings []string `json:"warnings"` // members left out or refused
 }
 
 // otherSummary gathers what info tells of an archive of a format other than MPQ.
 func otherSummary(name string, a archive.Archive) otherArchiveInfo {
-	out := otherArchiveInfo{Path: name, Type: "unknown"}
+	out := otherArchiveInfo{Path: name, Type: "unknown", Warnings: []string{}}
+	if w, ok := archive.Unwrap(a).(interface{ Warnings() []error }); ok {
+		for _, err := range w.Warnings() {
+			out.Warnings = append(out.Warnings, err.Error())
+		}
+	}
 	if f, ok := archive.Unwrap(a).(archive.Formatted); ok {
 		out.Type = f.FormatName()
 	}

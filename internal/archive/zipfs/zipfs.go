@@ -82,7 +82,8 @@ func Open(r io.ReaderAt, size int64, opt archive.Options) (*Archive, error) {
 	a.entries = slices.Clip(a.entries)
 	a.check(a.t, d)
 	if n := a.refused(); n > 0 {
-		a.warn(a.errorf(-1, nil, "%d member(s) refused, listed at size 0: %v", n, a.refusal(a.firstRefused())))
+		i := a.firstRefused()
+		a.warn(a.errorf(-1, nil, "%d member(s) refused, listed at size 0; the first, %s: %s", n, a.t.path(i), a.refusal(i).Msg))
 	}
 	return a, nil
 }
@@ -118,8 +119,8 @@ func (a *Archive) firstRefused() int32 {
 	return -1
 }
 
-// refusal is the error of the refused member node i.
-func (a *Archive) refusal(i int32) error {
+// refusal is the error of the refused member node i, nil when it is not refused.
+func (a *Archive) refusal(i int32) *codec.FormatError {
 	n := &a.t.nodes[i]
 	e := &a.entries[n.entry]
 	var msg string
