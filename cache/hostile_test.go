@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
