@@ -236,23 +236,8 @@ func TestAnonymousModes(t *testing.T) {
 // wait until one closes.
 func TestConnectionLimits(t *testing.T) {
 	dir := sampleTree(t)
-	tree, err := vfs.Open(dir, vfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tree.Close()
-	start := func(opt Options) string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		h := topHandler(t, tree)
-		go func() { done <- Serve(ctx, ln, h, opt) }()
-		t.Cleanup(func() { cancel(); <-done })
-		return ln.Addr().String()
-	}
+	tree := openTree(t, dir)
+	start := func(opt Options) string { return startServer(t, tree, opt) }
 	get := func(c net.Conn) error {
 		fmt.Fprintf(c, "GET /Units/Crate.mdl HTTP/1.1\r\nHost: x\r\n\r\n")
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
@@ -330,25 +315,38 @@ func TestConnectionLimits(t *testing.T) {
 	}
 }
 
-// Finding 4 of the third trust pass: 300 clients trickling PROPFIND bodies (more than the
-// places) starve no one: a GET beside them is answered at once, and each of them is cut once
-// its body is late.
-func TestSlowClientsStarveNoOne(t *testing.T) {
-	dir := sampleTree(t)
+// openTree opens the tree at dir for the test.
+func openTree(t *testing.T, dir string) *vfs.Tree {
+	t.Helper()
 	tree, err := vfs.Open(dir, vfs.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tree.Close()
+	t.Cleanup(tree.Close)
+	return tree
+}
+
+// startServer serves tree with opt on a port of localhost until the test ends, and returns
+// its address.
+func startServer(t *testing.T, tree *vfs.Tree, opt Options) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, topHandler(t, tree), Options{}) }()
-	defer func() { cancel(); <-done }()
-	addr := ln.Addr().String()
+	h := topHandler(t, tree)
+	go func() { done <- Serve(ctx, ln, h, opt) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return ln.Addr().String()
+}
+
+// Finding 4 of the third trust pass: 300 clients trickling PROPFIND bodies (more than the
+// places) starve no one: a GET beside them is answered at once, and each of them is cut once
+// its body is late.
+func TestSlowClientsStarveNoOne(t *testing.T) {
+	addr := startServer(t, openTree(t, sampleTree(t)), Options{})
 
 	const slow = 300
 	cut := make(chan time.Duration, slow)
@@ -403,21 +401,7 @@ func TestSlowClientsStarveNoOne(t *testing.T) {
 // A client that sends "Expect: 100-continue" sends its body once the server asks for it: the
 // gate does not wait for the body first.
 func TestExpectContinue(t *testing.T) {
-	dir := sampleTree(t)
-	tree, err := vfs.Open(dir, vfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tree.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, topHandler(t, tree), Options{}) }()
-	defer func() { cancel(); <-done }()
-	c, err := net.Dial("tcp", ln.Addr().String())
+	c, err := net.Dial("tcp", startServer(t, openTree(t, sampleTree(t)), Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -114,14 +113,7 @@ func TestZipHostileMounted(t *testing.T) {
 		ziptest.True("x/./y/../z.txt", []byte("dots"), 0),
 		ziptest.True("bomb.bin", bomb, 8),
 		ziptest.True("pad.bin", pad, 0)))
-	stream := ziptest.True("m000.mdx", make([]byte, 120<<20), 8)
-	overlap := []ziptest.Member{stream}
-	for i := 1; i < 400; i++ {
-		m := stream
-		m.Name, m.At = fmt.Sprintf("m%03d.mdx", i), 1
-		overlap = append(overlap, m)
-	}
-	writeFile(t, filepath.Join(src, "Overlap.zip"), ziptest.Zip(overlap...))
+	writeFile(t, filepath.Join(src, "Overlap.zip"), ziptest.Zip(ziptest.Overlapping(400, 120<<20)...))
 	m := mountT(t, src, vfs.Options{})
 
 	for _, kind := range translate.Kinds {

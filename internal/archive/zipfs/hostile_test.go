@@ -212,15 +212,9 @@ func TestZipStreamChecks(t *testing.T) {
 // archive opens, and listing and opening them reads nothing. So are two members of which one
 // claims the other's bytes: the archive says two things of them.
 func TestZipOverlappingMembers(t *testing.T) {
-	stream := ziptest.True("m000.mdx", make([]byte, 120<<20), 8)
-	ms := []ziptest.Member{stream}
-	for i := 1; i < 400; i++ {
-		m := stream
-		m.Name, m.At = fmt.Sprintf("m%03d.mdx", i), 1
-		ms = append(ms, m)
-	}
+	ms := ziptest.Overlapping(400, 120<<20)
 	data := ziptest.Zip(ms...)
-	t.Logf("%d members over one stream of %d bytes, unpacking to 120 MiB: a zip of %d bytes", len(ms), len(stream.Data), len(data))
+	t.Logf("%d members over one stream of %d bytes, unpacking to 120 MiB: a zip of %d bytes", len(ms), len(ms[0].Data), len(data))
 	a, c := openZip(t, data)
 	opened := c.read.Load()
 	ents, err := a.ReadDir(".")
@@ -412,18 +406,11 @@ func TestWriteAttackZips(t *testing.T) {
 	if dir == "" {
 		t.Skip("MODELFS_ATTACK_ZIPS not set (used by scripts/bench-zip)")
 	}
-	stream := ziptest.True("m000.mdx", make([]byte, 120<<20), 8)
-	overlap := []ziptest.Member{stream}
-	for i := 1; i < 400; i++ {
-		m := stream
-		m.Name, m.At = fmt.Sprintf("m%03d.mdx", i), 1
-		overlap = append(overlap, m)
-	}
 	s, _ := bomb(t)
 	for name, data := range map[string][]byte{
 		"bomb.zip":    ziptest.Zip(ziptest.True("bomb.bin", make([]byte, 512<<20), 8)),
 		"stream.zip":  s,
-		"overlap.zip": ziptest.Zip(overlap...),
+		"overlap.zip": ziptest.Zip(ziptest.Overlapping(400, 120<<20)...),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ package ziptest
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 
 	"github.com/klauspost/compress/flate"
@@ -126,4 +127,18 @@ func Zip(members ...Member) []byte {
 	u32(uint32(cd))
 	u16(0)
 	return out.Bytes()
+}
+
+// Overlapping returns the members of the zip bomb of many members over one stream: n members
+// named m000.mdx, m001.mdx, …, each a central record pointing at the first one's local header,
+// whose stream deflates size bytes of zeros.
+func Overlapping(n, size int) []Member {
+	stream := True("m000.mdx", make([]byte, size), 8)
+	ms := []Member{stream}
+	for i := 1; i < n; i++ {
+		m := stream
+		m.Name, m.At = fmt.Sprintf("m%03d.mdx", i), 1
+		ms = append(ms, m)
+	}
+	return ms
 }
