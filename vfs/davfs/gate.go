@@ -337,19 +337,29 @@ func (g *gate) Addr() net.Addr { return g.ln.Addr() }
 
 // Close closes the listener; the connections waiting for a place are closed.
 func (g *gate) Close() error {
+	g.shut()
+	return g.ln.Close()
+}
+
+// shut marks the gate closed and wakes who waits for a place.
+func (g *gate) shut() {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.closed = true
 	g.room.Broadcast()
-	g.mu.Unlock()
-	return g.ln.Close()
 }
 
 // Close closes the connection and gives its place back.
 func (c *gatedConn) Close() error {
-	c.g.mu.Lock()
-	c.g.removeLocked(c)
-	c.g.mu.Unlock()
+	c.g.remove(c)
 	return c.Conn.Close()
+}
+
+// remove gives c's place back.
+func (g *gate) remove(c *gatedConn) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.removeLocked(c)
 }
 
 // set moves c to state s.
