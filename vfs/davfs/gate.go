@@ -12,27 +12,37 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // The connections a server takes, so that a slow client never starves the others.
 //
 // A new connection holds no place until its first request has arrived whole: its header
 // within readHeaderTimeout, its body within bodyGrace and then at minBodyRate. Until then it
-// only waits, at most maxArriving of them at once (past that the one waiting longest is
-// closed), so that clients trickling their requests take nothing from those that send theirs
-// at once. (Over TLS the bytes can only be read after the handshake, which the HTTP server
-// does: a TLS connection takes its place when accepted, and is bound by what follows alone.)
+// only waits, at most twice MaxConns of them at once and a quarter of those from one client
+// (past either, the one waiting longest, of that client or of all, is closed), so that clients
+// trickling their requests take nothing from those that send theirs at once. (Over TLS the
+// bytes can only be read after the handshake, which the HTTP server does: a TLS connection
+// takes its place when accepted, and is bound by what follows alone.)
 //
-// Places are MaxConns, at most a quarter of them one client's (one address). A connection past
-// either bound makes room by closing the one that does least with its place: the one sending
-// its next request for longest past slowAfter, else the one idle between requests for longest. A connection whose request is being
-// answered is never closed for another; when every place is answering, the new one waits. A
-// later request's body on a kept connection arrives at the same pace as the first's.
+// Places are MaxConns, at most a quarter of them one client's (one address; an IPv6 /64;
+// this machine's own addresses have no share of their own). A connection past either bound
+// makes room by closing the one that does least with its place: the one sending its next
+// request for longest past slowAfter, else the one idle between requests for longest. A
+// connection whose request is being answered is never closed for another: when every place
+// is answering, the new one waits, at most readHeaderTimeout and with at most as many others
+// waiting as there are places (a quarter of them one client's); past that it is told 503. A
+// later request's body on a kept connection arrives at the same pace as the first's, and the
+// bodies being received share maxBodies bytes.
 
 const (
 	slowAfter   = time.Second
 	bodyGrace   = 5 * time.Second
 	minBodyRate = 1 << 10 // bytes a second
+	// maxStreams bounds the requests one HTTP/2 connection (over TLS) carries at once: each
+	// may hold a body, and the gate counts connections.
+	maxStreams = 8
 )
 
 // connState is where a connection with a place is in its life.
@@ -50,7 +60,7 @@ type gate struct {
 	max, perClient int
 	plain          bool            // the server reads HTTP from the connections as they are, not TLS
 	ready          chan *gatedConn // connections given a place, for Accept
-	done           chan struct{}   // closed when the listener fails or closes
+	done           chan struct{}   // closed when the listener closes
 	err            error           // why, once done is closed
 
 	mu       sync.Mutex
@@ -58,25 +68,28 @@ type gate struct {
 	conns    map[*gatedConn]struct{}
 	byClient map[string]int
 	arriving map[*gatedConn]struct{} // connections whose first request is on its way
+	waiting  map[string]int          // connections waiting for a place, by client ("" all)
 	closed   bool
 }
 
 func newGate(ln net.Listener, limit int, plain bool) *gate {
 	g := &gate{ln: ln, max: limit, perClient: max(1, limit/4), plain: plain, ready: make(chan *gatedConn), done: make(chan struct{}),
-		conns: map[*gatedConn]struct{}{}, byClient: map[string]int{}, arriving: map[*gatedConn]struct{}{}}
+		conns: map[*gatedConn]struct{}{}, byClient: map[string]int{}, arriving: map[*gatedConn]struct{}{}, waiting: map[string]int{}}
 	g.room = sync.NewCond(&g.mu)
 	go g.acceptAll()
 	return g
 }
 
-// maxArriving bounds the connections whose first request is on its way, in places.
-const maxArriving = 1
+// arrivingShare is how many connections whose first request is on its way the gate keeps, in
+// places (and in a client's share of them): such a connection costs a goroutine and what
+// arrived of its request, and one sending at once is there for milliseconds.
+const arrivingShare = 2
 
 // gatedConn is a connection the gate accepted.
 type gatedConn struct {
 	net.Conn
 	g      *gate
-	client string
+	client string // its address, "" when it has no share of its own (see clientOf)
 	first  []byte // what arrived of it before it had a place, read again first
 	// Guarded by g.mu.
 	state   connState
@@ -85,21 +98,31 @@ type gatedConn struct {
 	removed bool      // it gave its place back
 }
 
-// acceptAll accepts connections until the listener fails, each taking its place apart.
+// acceptAll accepts connections until the listener is closed, each taking its place apart. A
+// failed accept (too many open files, say) is retried after a pause, as the HTTP server would.
 func (g *gate) acceptAll() {
+	pause := time.Duration(0)
 	for {
 		c, err := g.ln.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+			if errors.Is(err, net.ErrClosed) || g.isClosed() {
+				g.err = err
+				close(g.done)
+				return
 			}
-			g.err = err
-			close(g.done)
-			return
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			time.Sleep(pause)
+			continue
 		}
+		pause = 0
 		go g.give(&gatedConn{Conn: c, g: g, client: clientOf(c.RemoteAddr()), since: time.Now()})
 	}
+}
+
+func (g *gate) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
 }
 
 // give waits for c's first request (on a plain connection), then for a place, and hands c to
@@ -120,6 +143,10 @@ func (g *gate) give(c *gatedConn) {
 		}
 	}
 	if !g.place(c, whole) {
+		if g.plain && !g.isClosed() {
+			c.Conn.SetWriteDeadline(time.Now().Add(time.Second))
+			io.WriteString(c.Conn, "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+		}
 		c.Conn.Close()
 		return
 	}
@@ -130,8 +157,8 @@ func (g *gate) give(c *gatedConn) {
 	}
 }
 
-// arrive counts c among the connections whose first request is on its way, closing the one
-// waiting longest when they are too many; false when the gate is closed.
+// arrive counts c among the connections whose first request is on its way, closing the one of
+// its client (or of all) waiting longest when they are too many; false when the gate is closed.
 func (g *gate) arrive(c *gatedConn) bool {
 	var victim *gatedConn
 	defer func() {
@@ -144,9 +171,16 @@ func (g *gate) arrive(c *gatedConn) bool {
 	if g.closed {
 		return false
 	}
-	if len(g.arriving) >= maxArriving*g.max {
+	ofClient := 0
+	for o := range g.arriving {
+		if c.client != "" && o.client == c.client {
+			ofClient++
+		}
+	}
+	mine := ofClient >= arrivingShare*g.perClient
+	if mine || len(g.arriving) >= arrivingShare*g.max {
 		for o := range g.arriving {
-			if victim == nil || o.since.Before(victim.since) {
+			if (!mine || o.client == c.client) && (victim == nil || o.since.Before(victim.since)) {
 				victim = o
 			}
 		}
@@ -179,19 +213,19 @@ func (c *gatedConn) readFirst() (whole bool, err error) {
 		if buf, err = readMore(c.Conn, buf); err != nil {
 			return false, err
 		}
-		end = bytes.Index(buf, []byte("\r\n\r\n"))
+		end = headerEnd(buf)
 	}
-	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(buf[:end+4])))
+	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(buf[:end])))
 	if err != nil || req.ContentLength < 0 && len(req.TransferEncoding) > 0 || req.Header.Get("Expect") != "" {
 		// The server answers it as it sees fit; a client that expects "100 Continue" sends
 		// its body only once the server reads it (see received).
 		c.first = buf
 		return false, nil
 	}
-	want := end + 4 + int(min(max(req.ContentLength, 0), maxBody+1))
+	want := end + int(min(max(req.ContentLength, 0), maxBody+1))
 	bodyStart := time.Now()
 	for len(buf) < want {
-		got := int64(len(buf) - end - 4)
+		got := int64(len(buf) - end)
 		c.Conn.SetReadDeadline(bodyStart.Add(bodyGrace + time.Duration(got)*time.Second/minBodyRate))
 		if buf, err = readMore(c.Conn, buf); err != nil {
 			return false, err
@@ -199,6 +233,26 @@ func (c *gatedConn) readFirst() (whole bool, err error) {
 	}
 	c.first = buf
 	return true, nil
+}
+
+// headerEnd returns where a request's header ends in buf (after its blank line, CRLF or a bare
+// LF as the server takes it), or -1.
+func headerEnd(buf []byte) int {
+	for i := bytes.IndexByte(buf, '\n'); i >= 0; {
+		rest := buf[i+1:]
+		switch {
+		case bytes.HasPrefix(rest, []byte("\r\n")):
+			return i + 3
+		case bytes.HasPrefix(rest, []byte("\n")):
+			return i + 2
+		}
+		j := bytes.IndexByte(rest, '\n')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return -1
 }
 
 // readMore appends what one read of r gives to buf.
@@ -228,7 +282,8 @@ func (c *gatedConn) Read(p []byte) (int, error) {
 }
 
 // place gives c a place, making room for it (as above) or waiting until there is; whole says
-// its request has arrived whole. False when the gate closed.
+// its request has arrived whole. False when the gate closed, when too many wait already, or
+// when none came in time.
 func (g *gate) place(c *gatedConn, whole bool) bool {
 	var victims []*gatedConn
 	defer func() {
@@ -238,11 +293,23 @@ func (g *gate) place(c *gatedConn, whole bool) bool {
 	}()
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	deadline := time.Now().Add(readHeaderTimeout)
+	waiting := false
+	defer func() {
+		if waiting {
+			g.waiting[""]--
+			if c.client != "" {
+				if g.waiting[c.client]--; g.waiting[c.client] <= 0 {
+					delete(g.waiting, c.client)
+				}
+			}
+		}
+	}()
 	for {
 		switch {
 		case g.closed:
 			return false
-		case g.byClient[c.client] >= g.perClient:
+		case c.client != "" && g.byClient[c.client] >= g.perClient:
 			if v := g.evict(func(o *gatedConn) bool { return o.client == c.client }); v != nil {
 				victims = append(victims, v)
 				continue
@@ -262,6 +329,19 @@ func (g *gate) place(c *gatedConn, whole bool) bool {
 				c.state = answering
 			}
 			return true
+		}
+		if !waiting {
+			if g.waiting[""] >= g.max || c.client != "" && g.waiting[c.client] >= g.perClient {
+				return false
+			}
+			waiting = true
+			g.waiting[""]++
+			if c.client != "" {
+				g.waiting[c.client]++
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return false
 		}
 		g.waitLocked(slowAfter / 10)
 	}
@@ -335,18 +415,27 @@ func (g *gate) Accept() (net.Conn, error) {
 // Addr is the listener's address.
 func (g *gate) Addr() net.Addr { return g.ln.Addr() }
 
-// Close closes the listener; the connections waiting for a place are closed.
+// Close closes the listener, and the connections whose first request is on its way; those
+// waiting for a place give up.
 func (g *gate) Close() error {
-	g.shut()
+	for _, c := range g.shut() {
+		c.Conn.Close()
+	}
 	return g.ln.Close()
 }
 
-// shut marks the gate closed and wakes who waits for a place.
-func (g *gate) shut() {
+// shut marks the gate closed, wakes who waits for a place, and returns the connections whose
+// first request is on its way.
+func (g *gate) shut() []*gatedConn {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
 	g.room.Broadcast()
+	var out []*gatedConn
+	for c := range g.arriving {
+		out = append(out, c)
+	}
+	return out
 }
 
 // Close closes the connection and gives its place back.
@@ -369,12 +458,25 @@ func (c *gatedConn) set(s connState) {
 	c.state, c.since = s, time.Now()
 }
 
-// clientOf is the client a connection comes from: its address without the port.
+// clientOf is the client a connection comes from, as its share of places is counted: its
+// address without the port, an IPv6 address's /64 (one host's whole prefix), and "" for this
+// machine's own addresses, which every local client shares (a reverse proxy, or the default
+// of serving localhost alone): they have no share of their own.
 func clientOf(a net.Addr) string {
-	if host, _, err := net.SplitHostPort(a.String()); err == nil {
-		return host
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		host = a.String()
 	}
-	return a.String()
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return host
+	case ip.IsLoopback():
+		return ""
+	case ip.To4() == nil:
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+	return ip.String()
 }
 
 // gatedOf returns the gate's connection under c (a TLS connection's too), or nil.
@@ -411,15 +513,33 @@ func connContext(ctx context.Context, c net.Conn) context.Context {
 	return ctx
 }
 
+// maxBodies bounds the bytes of the request bodies being received at once (each counted at
+// the most it may be, maxBody): HTTP/2 carries several requests on one connection.
+const maxBodies = 256 * maxBody
+
+// bodies is what the bodies being received hold.
+var bodies = semaphore.NewWeighted(maxBodies)
+
 // received reads a request's body before h answers it, at least minBodyRate after bodyGrace
-// and at most maxBody, then marks its connection answering. The answer has no read deadline,
-// however long a translation takes: one passing would end the request.
+// and at most maxBody, within the bodies' budget, then marks its connection answering. The
+// answer has no read deadline, however long a translation takes: one passing would end the
+// request.
 func received(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		if r.Body != nil && r.Body != http.NoBody {
+			ctx, cancel := context.WithTimeout(r.Context(), bodyGrace)
+			err := bodies.Acquire(ctx, maxBody)
+			cancel()
+			if err != nil {
+				w.Header().Set("Connection", "close")
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "too many requests' bodies on their way; try again", http.StatusServiceUnavailable)
+				return
+			}
 			p := &paced{r: r.Body, rc: rc, start: time.Now()}
 			body, err := io.ReadAll(io.LimitReader(p, maxBody+1))
+			bodies.Release(maxBody)
 			if err != nil {
 				w.Header().Set("Connection", "close")
 				http.Error(w, fmt.Sprintf("the request's body did not arrive (%d bytes in %v; at least %d bytes a second after %v)",

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -287,9 +288,8 @@ func TestConnectionLimits(t *testing.T) {
 		t.Fatal("a client that stopped reading kept the only connection")
 	}
 
-	// Past the bound, a new connection makes room by closing the one idle longest: a client
-	// has a quarter of the places (here 2 of 8).
-	addr := start(Options{MaxConns: 8})
+	// Past the bound, a new connection makes room by closing the one idle longest.
+	addr := start(Options{MaxConns: 2})
 	a, b := dial(addr), dial(addr)
 	if get(a) != nil || get(b) != nil {
 		t.Fatal("the first two connections were not served")
@@ -420,4 +420,156 @@ func TestExpectContinue(t *testing.T) {
 	if err != nil || resp.StatusCode != http.StatusMultiStatus {
 		t.Fatalf("PROPFIND: %v, %v", resp, err)
 	}
+}
+
+// failingListener fails its first Accept with an error that is not a timeout (too many open
+// files), then accepts as ln does.
+type failingListener struct {
+	net.Listener
+	failed bool
+}
+
+func (l *failingListener) Accept() (net.Conn, error) {
+	if !l.failed {
+		l.failed = true
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
+}
+
+// The gate's own edges: a failed accept is retried; past the places, at most as many wait as
+// there are places (the others are told 503 at once); a request whose lines end in a bare LF is
+// answered; a server shutting down closes the connections still sending their first request;
+// and without the password a body is never read.
+func TestGateEdges(t *testing.T) {
+	tree := openTree(t, sampleTree(t))
+	get := func(addr string) (*http.Response, error) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		fmt.Fprintf(c, "GET /Units/Crate.mdl HTTP/1.1\r\nHost: x\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+		}
+		return resp, err
+	}
+
+	t.Run("accept fails once", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- Serve(ctx, &failingListener{Listener: ln}, topHandler(t, tree), Options{}) }()
+		defer func() { cancel(); <-done }()
+		if resp, err := get(ln.Addr().String()); err != nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("a GET after a failed accept: %v, %v", resp, err)
+		}
+	})
+
+	t.Run("waiting bounded", func(t *testing.T) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, 32<<20), 0o644)
+		addr := startServer(t, openTree(t, dir), Options{MaxConns: 1, WriteStall: time.Minute})
+		stalled, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stalled.Close()
+		fmt.Fprintf(stalled, "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n") // the one place, answering, read by no one
+		time.Sleep(200 * time.Millisecond)
+		codes := make(chan int, 4)
+		for range 4 {
+			go func() {
+				c, err := net.Dial("tcp", addr)
+				if err != nil {
+					codes <- 0
+					return
+				}
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(30 * time.Second))
+				fmt.Fprintf(c, "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+				resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+				if err != nil {
+					codes <- -1
+					return
+				}
+				codes <- resp.StatusCode
+			}()
+		}
+		refused := 0
+		for range 3 { // one waits for the place, the other three are refused at once
+			if <-codes == http.StatusServiceUnavailable {
+				refused++
+			}
+		}
+		if refused != 3 {
+			t.Errorf("%d of the connections past the one waiting were told 503", refused)
+		}
+	})
+
+	t.Run("bare LF", func(t *testing.T) {
+		c, err := net.Dial("tcp", startServer(t, tree, Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		fmt.Fprintf(c, "GET /Units/Crate.mdl HTTP/1.1\nHost: x\n\n")
+		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("a request of bare LFs: %v, %v", resp, err)
+		}
+	})
+
+	t.Run("shutdown", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- Serve(ctx, ln, topHandler(t, tree), Options{}) }()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "GET /Units/Cr") // and no more
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+		<-done
+		c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+			t.Errorf("a connection still sending its request after the shutdown: %v; want it closed", err)
+		}
+	})
+
+	t.Run("no body before the password", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- Serve(ctx, ln, topHandler(t, tree), Options{User: "artist", Password: "pw"})
+		}()
+		defer func() { cancel(); <-done }()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		// Expect lets the header through the gate alone: the body never comes.
+		fmt.Fprintf(c, "PROPFIND /Units/ HTTP/1.1\r\nHost: x\r\nDepth: 1\r\nExpect: 100-continue\r\nContent-Length: 60000\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a PROPFIND without the password: %v, %v; want 401 before its body", resp, err)
+		}
+	})
 }

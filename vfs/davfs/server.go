@@ -98,17 +98,21 @@ func Loopback(host string) bool {
 // Serve answers h's requests on ln until ctx is done, then lets the requests in flight finish
 // (for up to ten seconds) and returns.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, opt Options) error {
-	if opt.User != "" {
-		h = basicAuth(h, opt.User, opt.Password)
-	}
 	opt, err := opt.WithDefaults()
 	if err != nil {
 		return err
 	}
 	ln = newGate(ln, opt.MaxConns, opt.CertFile == "")
-	h = received(stallGuard(h, opt.WriteStall))
+	// A request's body is received once it passed authentication (which needs its header
+	// alone): no one without the password gets a byte of memory for a body.
+	h = received(h)
+	if opt.User != "" {
+		h = basicAuth(h, opt.User, opt.Password)
+	}
+	h = stallGuard(h, opt.WriteStall)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: opt.IdleTimeout,
-		MaxHeaderBytes: maxHeaderBytes, ConnState: connStateHook, ConnContext: connContext}
+		MaxHeaderBytes: maxHeaderBytes, ConnState: connStateHook, ConnContext: connContext,
+		HTTP2: &http.HTTP2Config{MaxConcurrentStreams: maxStreams}}
 	done := make(chan error, 1)
 	go func() {
 		if opt.CertFile != "" {
