@@ -57,7 +57,7 @@ type entry struct {
 	method uint16
 	flags  uint16
 	bad    refusal
-	other  int32 // with refusedOverlap, the entry whose bytes it shares
+	other  int32 // with refusedOverlap, the node of the member whose bytes it shares
 }
 
 // refusal is why a member is not read.
@@ -110,9 +110,6 @@ func findEnd(r io.ReaderAt, size int64) (directory, error) {
 			if _, err := r.ReadAt(b[:], at64); err != nil {
 				return directory{}, fmt.Errorf("reading the zip64 end record at %d: %w", at64, err)
 			}
-			if le.Uint32(b[:]) != sigEnd64 {
-				return directory{}, fmt.Errorf("no zip64 end record at %d", at64)
-			}
 			d.records, d.size, d.start = int64(min(le.Uint64(b[32:]), 1<<62)), int64(min(le.Uint64(b[40:]), 1<<62)), int64(min(le.Uint64(b[48:]), 1<<62))
 			dirEnd = at64
 		}
@@ -133,20 +130,29 @@ func findEnd(r io.ReaderAt, size int64) (directory, error) {
 	return d, nil
 }
 
-// find64 returns where the zip64 end record is, from the locator just before the end record.
+// find64 returns where the zip64 end record is, from the locator just before the end record:
+// where the locator says, or where it is when the archive has data prepended (the locator
+// counts from the archive's own start), just before the locator.
 func find64(r io.ReaderAt, endAt int64) (int64, bool) {
-	if endAt < locator64Len {
+	last := endAt - locator64Len - end64Len // where the record ends just before the locator
+	if last < 0 {
 		return 0, false
 	}
 	var b [locator64Len]byte
 	if _, err := r.ReadAt(b[:], endAt-locator64Len); err != nil || le.Uint32(b[:]) != sigLocator64 {
 		return 0, false
 	}
-	at := le.Uint64(b[8:])
-	if at > uint64(endAt-locator64Len-end64Len) {
-		return 0, false
+	if at := le.Uint64(b[8:]); at <= uint64(last) && isEnd64(r, int64(at)) {
+		return int64(at), true
 	}
-	return int64(at), true
+	return last, isEnd64(r, last)
+}
+
+// isEnd64 reports whether a zip64 end record starts at at.
+func isEnd64(r io.ReaderAt, at int64) bool {
+	var sig [4]byte
+	_, err := r.ReadAt(sig[:], at)
+	return err == nil && le.Uint32(sig[:]) == sigEnd64
 }
 
 // readDirectory reads every record of the central directory d of the archive a, placing each
@@ -258,20 +264,28 @@ func dosTime(date, tm uint16) int64 {
 func (a *Archive) check(t *tree, d directory) {
 	maxUnpacked := uint64(max(1<<20, min(MaxMember, 64*a.size)))
 	shown := make([]int32, 0, len(a.entries))
+	nodeOf := make(map[int32]int32, len(a.entries)) // entry → its node, for the overlaps' names
 	for i := range t.nodes {
 		if e := t.nodes[i].entry; e >= 0 {
 			shown = append(shown, e)
+			nodeOf[e] = int32(i)
 		}
 	}
+	placed := shown[:0:0]
 	for _, i := range shown {
 		e := &a.entries[i]
+		// Where its bytes lie first: a member whose bytes cannot be in the archive takes no
+		// part in the overlaps, whatever else is wrong with it.
+		if e.off < 0 || e.csize > uint64(d.start) || e.off > d.start-localLen-int64(e.csize) {
+			e.bad = refusedPastEnd
+			continue
+		}
+		placed = append(placed, i)
 		switch {
 		case e.flags&flagEncrypted != 0:
 			e.bad = refusedEncrypted
 		case e.method != methodStore && e.method != methodDeflate:
 			e.bad = refusedMethod
-		case e.off < 0 || e.csize > uint64(d.start) || e.off > d.start-localLen-int64(e.csize):
-			e.bad = refusedPastEnd
 		case e.method == methodStore && e.csize != e.usize:
 			e.bad = refusedStored
 		case e.usize > MaxMember:
@@ -283,10 +297,9 @@ func (a *Archive) check(t *tree, d directory) {
 	// In the order of their places: each member's bytes end before the next one's header.
 	// Where they do not, the archive says two things of the same bytes, and neither member
 	// is read: one of them lies, or both are made of one stream (a zip bomb).
-	slices.SortFunc(shown, func(x, y int32) int {
+	slices.SortFunc(placed, func(x, y int32) int {
 		return cmp.Or(cmp.Compare(a.entries[x].off, a.entries[y].off), cmp.Compare(x, y))
 	})
-	placed := slices.DeleteFunc(shown, func(i int32) bool { return a.entries[i].bad == refusedPastEnd })
 	holder, reach := int32(-1), int64(0) // the member whose bytes reach farthest so far, and where to
 	for k, i := range placed {
 		e := &a.entries[i]
@@ -295,9 +308,9 @@ func (a *Archive) check(t *tree, d directory) {
 			e.limit = a.entries[placed[k+1]].off
 		}
 		if holder >= 0 && e.off < reach {
-			e.bad, e.other = refusedOverlap, holder
+			e.bad, e.other = refusedOverlap, nodeOf[holder]
 			if h := &a.entries[holder]; h.bad == refusedNone {
-				h.bad, h.other = refusedOverlap, i
+				h.bad, h.other = refusedOverlap, nodeOf[i]
 			}
 		}
 		if end := e.off + minSpan(e); holder < 0 || end > reach {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"sync"
+	"time"
 
 	"github.com/klauspost/compress/flate"
 
@@ -52,6 +53,10 @@ type member struct {
 	crc uint32
 	st  *stream // a deflated member's stream; nil until read, or taken back by the budget
 	el  *list.Element
+	// used is when the stream was read last (guarded by budget.mu)
+	used time.Time
+	// empty: a member of no bytes was found to be so
+	empty bool
 }
 
 // stream is a deflated member's place in its bytes.
@@ -177,11 +182,12 @@ func (m *member) verify(made int64, crc uint32, extra int) error {
 
 func (m *member) Stat() (fs.FileInfo, error) { fi := m.a.info(m.i); return &fi, nil }
 
-// Close lets the member's stream go.
+// Close lets the member's stream go; reads after it fail.
 func (m *member) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	budget.drop(m)
+	m.err = fs.ErrClosed
 	return nil
 }
 
@@ -228,6 +234,14 @@ func (m *member) ReadAt(p []byte, off int64) (int, error) {
 		return 0, m.err
 	}
 	size := int64(m.e.usize)
+	if size == 0 && !m.empty {
+		// Nothing to read, and still its stored bytes must make nothing, with its checksum.
+		if _, err := m.a.readAll(m.i); err != nil {
+			m.err = err
+			return 0, err
+		}
+		m.empty = true
+	}
 	if off >= size {
 		return 0, io.EOF
 	}
@@ -368,21 +382,22 @@ func (b *streams) take(m *member) {
 	m.st = s
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	m.el = b.lru.PushFront(m)
+	m.el, m.used = b.lru.PushFront(m), time.Now()
 	b.held += stateCost
 	archive.Charge(stateCost)
-	for tries := b.lru.Len(); b.held > b.limit && tries > 0; tries-- {
-		el := b.lru.Back()
+	// Past the budget, the streams read least recently let their state go, but only those
+	// not read for a while: taking one from a reader in the middle of a member would make it
+	// start again at every read (more readers than the budget holds would inflate each member
+	// over and over). With none idle, the budget is passed: the readers themselves bound it.
+	now := time.Now()
+	for el := b.lru.Back(); el != nil && b.held > b.limit; {
 		v := el.Value.(*member)
-		if v == m {
-			break
+		prev := el.Prev()
+		if v != m && now.Sub(v.used) >= idleAfter && v.mu.TryLock() {
+			b.release(v)
+			v.mu.Unlock()
 		}
-		if !v.mu.TryLock() {
-			b.lru.MoveToFront(el) // being read: not the least recent
-			continue
-		}
-		b.release(v)
-		v.mu.Unlock()
+		el = prev
 	}
 }
 
@@ -391,7 +406,12 @@ func (b *streams) touch(m *member) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.lru.MoveToFront(m.el)
+	m.used = time.Now()
 }
+
+// idleAfter is how long a stream goes unread before the budget may take it back. (A variable
+// for the tests.)
+var idleAfter = 2 * time.Second
 
 // drop lets go of m's stream, if it has one. m.mu is held.
 func (b *streams) drop(m *member) {

@@ -60,6 +60,7 @@ type Archive struct {
 	entries  []entry
 	t        *tree
 	warnings []error
+	unwarned int // warnings past maxWarnings
 
 	mu   sync.Mutex
 	dirs map[int32][]fs.DirEntry // folder → its listing, made once
@@ -83,7 +84,8 @@ func Open(r io.ReaderAt, size int64, opt archive.Options) (*Archive, error) {
 	a.check(a.t, d)
 	if n := a.refused(); n > 0 {
 		i := a.firstRefused()
-		a.warn(a.errorf(-1, nil, "%d member(s) refused, listed at size 0; the first, %s: %s", n, a.t.path(i), a.refusal(i).Msg))
+		// Kept whatever came before: it is the one that says what the listing does not.
+		a.warnings = append(a.warnings, a.errorf(-1, nil, "%d member(s) refused, listed at size 0; the first, %s: %s", n, a.t.path(i), a.refusal(i).Msg))
 	}
 	return a, nil
 }
@@ -92,11 +94,25 @@ func (a *Archive) errorf(off int64, cause error, format string, args ...any) *co
 	return &codec.FormatError{Format: formatName, File: a.name, Offset: off, Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 
-func (a *Archive) warn(err error) { a.warnings = append(a.warnings, err) }
+// maxWarnings bounds the warnings an archive keeps: a hostile one may have a million names
+// that climb out of it.
+const maxWarnings = 100
+
+func (a *Archive) warn(err error) {
+	if a.unwarned++; len(a.warnings) < maxWarnings {
+		a.warnings = append(a.warnings, err)
+		a.unwarned--
+	}
+}
 
 // Warnings lists what is wrong in the archive that it opened despite: names left out,
-// members refused.
-func (a *Archive) Warnings() []error { return slices.Clip(a.warnings) }
+// members refused; the first maxWarnings of them, and a count of the others.
+func (a *Archive) Warnings() []error {
+	if a.unwarned > 0 {
+		return append(slices.Clip(a.warnings), a.errorf(-1, nil, "and %d more warnings", a.unwarned))
+	}
+	return slices.Clip(a.warnings)
+}
 
 // refused counts the refused members the tree shows.
 func (a *Archive) refused() int {
@@ -141,20 +157,11 @@ func (a *Archive) refusal(i int32) *codec.FormatError {
 	case refusedPastEnd:
 		msg = fmt.Sprintf("its %d stored bytes at %d run past the central directory", e.csize, e.off)
 	case refusedOverlap:
+		other := &a.entries[a.t.nodes[e.other].entry]
 		msg = fmt.Sprintf("its bytes at %d overlap those of %q (at %d): one of them lies about its size, or both are one stream (a zip bomb)",
-			e.off, a.memberName(e.other), a.entries[e.other].off)
+			e.off, a.t.path(e.other), other.off)
 	}
 	return a.memberErr(i, e.off, nil, "%s", msg)
-}
-
-// memberName is the path of the member whose entry is e, or its number.
-func (a *Archive) memberName(e int32) string {
-	for i := range a.t.nodes {
-		if a.t.nodes[i].entry == e {
-			return a.t.path(int32(i))
-		}
-	}
-	return fmt.Sprintf("#%d", e)
 }
 
 // memberErr is an error of the member node i, at off in the archive.

@@ -53,7 +53,13 @@ func Deflate(b []byte) []byte {
 }
 
 // Zip writes the members as a zip archive.
-func Zip(members ...Member) []byte {
+func Zip(members ...Member) []byte { return write(members, false) }
+
+// Zip64 writes the members as a zip64 archive: a zip64 end record and its locator before the
+// end record, whose counts and offsets say to look there.
+func Zip64(members ...Member) []byte { return write(members, true) }
+
+func write(members []Member, zip64 bool) []byte {
 	var out bytes.Buffer
 	u16 := func(v uint16) { binary.Write(&out, binary.LittleEndian, v) }
 	u32 := func(v uint32) { binary.Write(&out, binary.LittleEndian, v) }
@@ -118,13 +124,32 @@ func Zip(members ...Member) []byte {
 		out.Write(extra)
 	}
 	end := out.Len()
+	records, size, at := uint16(len(members)), uint32(end-cd), uint32(cd)
+	if zip64 {
+		u64 := func(v uint64) { binary.Write(&out, binary.LittleEndian, v) }
+		u32(0x06064b50)
+		u64(44) // the size of what follows
+		u16(45)
+		u16(45)
+		u32(0)
+		u32(0)
+		u64(uint64(len(members)))
+		u64(uint64(len(members)))
+		u64(uint64(end - cd))
+		u64(uint64(cd))
+		u32(0x07064b50)
+		u32(0)
+		u64(uint64(end))
+		u32(1)
+		records, size, at = 0xffff, 0xffffffff, 0xffffffff
+	}
 	u32(0x06054b50)
 	u16(0)
 	u16(0)
-	u16(uint16(len(members)))
-	u16(uint16(len(members)))
-	u32(uint32(end - cd))
-	u32(uint32(cd))
+	u16(records)
+	u16(records)
+	u32(size)
+	u32(at)
 	u16(0)
 	return out.Bytes()
 }
