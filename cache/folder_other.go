@@ -26,6 +26,9 @@ type perms struct {
 
 func (d *folder) owned() bool { return true }
 
+// exclusive holds nothing: the systems without owners and links have no folder locks here.
+func (d *folder) exclusive() (unlock func()) { return func() {} }
+
 func (d *folder) createMode(name string, perm uint32) (*os.File, error) {
 	return d.r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, fs.FileMode(perm))
 }

@@ -50,6 +50,15 @@ func openTop(path string, p perms) (*folder, error) {
 	return &folder{fdn: fd, path: path, perm: p, dev: uint64(st.Dev)}, nil
 }
 
+// exclusive holds the folder's lock (flock) against every other process taking it, until the
+// function it returns is called; where the file system has no such lock, it holds nothing.
+func (d *folder) exclusive() (unlock func()) {
+	if unix.Flock(d.fd(), unix.LOCK_EX) != nil {
+		return func() {}
+	}
+	return func() { unix.Flock(d.fd(), unix.LOCK_UN) }
+}
+
 // owned reports whether the folder is this process's user's.
 func (d *folder) owned() bool {
 	var st unix.Stat_t

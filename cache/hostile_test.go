@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -343,6 +344,22 @@ func TestHostileCacheDir(t *testing.T) {
 		if e, err := d.Get(testKey(1)); err == nil {
 			e.Close()
 			t.Error("an entry sealed with the exposed secret is still served")
+		}
+		// Two processes opening it at once replace it once: they share the new secret.
+		os.Chmod(key, 0o644)
+		var wg sync.WaitGroup
+		secrets := make([][]byte, 2)
+		for i := range secrets {
+			wg.Go(func() {
+				var r refusals
+				if d, err := openHostile(t, dir, &r); err == nil {
+					secrets[i] = d.secret
+				}
+			})
+		}
+		wg.Wait()
+		if secrets[0] == nil || !bytes.Equal(secrets[0], secrets[1]) {
+			t.Error("two opens at once of a directory whose secret was exposed hold different secrets")
 		}
 	})
 	t.Run("modes", func(t *testing.T) {

@@ -101,6 +101,9 @@ func equalMAC(a, b []byte) bool { return hmac.Equal(a, b) }
 // others may read (someone made it so, or copied it so), which may have served to forge
 // entries: exposed is told why.
 func loadSecret(state *folder, exposed func(error)) ([]byte, error) {
+	// Two processes opening the directory at once must not each replace an exposed secret
+	// with one of their own.
+	defer state.exclusive()()
 	for try := 0; ; try++ {
 		if e, err := state.lstat(secretName); err == nil && e.regular && e.perm&0o077 != 0 {
 			exposed(state.untrusted(secretName, fmt.Sprintf("the cache's secret was readable by others (mode %04o): a new one is made, and what was sealed with the old one is made again", e.perm)))

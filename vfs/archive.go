@@ -558,6 +558,9 @@ func (v *ArchiveView) load(src string, kind translate.Kind, n need) (loaded, err
 		if err != nil {
 			return nil, err
 		}
+		if err := v.t.checkSize(src, fi.Size()); err != nil {
+			return nil, err // refused before it waits for room it would not use
+		}
 		release = v.t.holdRead(src, fi.Size())
 		return v.readMember(src)
 	}

@@ -496,6 +496,7 @@ func (f *Tree) holdRead(src string, size int64) (release func()) {
 		once.Do(func() {
 			f.reading.Add(-n)
 			sem.Release(n)
+			f.reserve() // the documents may have the room back
 		})
 	}
 }

@@ -2,15 +2,19 @@ package vfs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelfs/modelfs/translate"
+	"github.com/modelfs/modelfs/translate/codec"
 )
 
 // Finding 11 of the third trust pass: a source is read (its content is its cache key) before
@@ -66,5 +70,26 @@ func TestSourcesHeldWithinBudget(t *testing.T) {
 	t.Logf("%d loads of %d MiB sources, one translation at a time: %d MiB held while it was held up", n, size>>20, held>>20)
 	if budget := tree.opt.CacheBytes / readShare; held > budget+size {
 		t.Errorf("the loads held %d MiB of sources; a quarter of the budget is %d MiB", held>>20, budget>>20)
+	}
+}
+
+// A source is damaged (its failure kept, and its documents saying why) only when its stored
+// bytes are wrong: an I/O error met reading them, a permission or a closed file may not
+// happen again.
+func TestDamaged(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{&codec.FormatError{Format: "zip", File: "a.zip:m.mdx", Msg: "checksum"}, true},
+		{&fs.PathError{Op: "read", Path: "m.mdx", Err: &codec.FormatError{Format: "mpq", Msg: "sector 0"}}, true},
+		{&codec.FormatError{Format: "zip", Msg: "reading its local header", Err: &fs.PathError{Op: "read", Err: syscall.EIO}}, false},
+		{&ReadError{Path: "m.mdx", Err: fs.ErrClosed}, false},
+		{fs.ErrPermission, false},
+		{errors.New("other"), false},
+	} {
+		if got := damaged(c.err); got != c.want {
+			t.Errorf("damaged(%v) = %v", c.err, got)
+		}
 	}
 }

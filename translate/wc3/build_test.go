@@ -669,3 +669,32 @@ func TestToleranceFollowsTravel(t *testing.T) {
 		t.Errorf("without a mesh the sweep baked to %d keys; under a mesh of its size %d", bare, meshed)
 	}
 }
+
+// A node parked far away (to hide what hangs on it) does not loosen the baking of the others:
+// with a mesh, the room the nodes move in counts up to travelCap times its size.
+func TestToleranceIgnoresParkedNodes(t *testing.T) {
+	keysOf := func(park bool) int {
+		m := testModel()
+		m.Bones[0].Translation = &Track{Interp: Hermite, GlobalSeq: -1, Width: 3, Frames: []int32{0, 1000},
+			Values: []float32{0, 0, 0, 30, 0, 0}, InTans: []float32{0, 0, 0, 90, 30, 0}, OutTans: []float32{90, -30, 0, 0, 0, 0}}
+		if park {
+			m.Bones[1].Translation = &Track{Interp: Linear, GlobalSeq: -1, Width: 3, Frames: []int32{0, 500},
+				Values: []float32{0, 0, 0, 0, 0, -100000}}
+		}
+		for _, a := range build(t, m).Animations {
+			if a.Name == "Stand" {
+				for _, ch := range a.Channels {
+					if ch.Node == 0 && ch.Path == scene.PathTranslation {
+						return len(ch.Times)
+					}
+				}
+			}
+		}
+		return 0
+	}
+	plain, parked := keysOf(false), keysOf(true)
+	t.Logf("a 30-unit sweep: %d keys, %d beside a node parked 100,000 units away", plain, parked)
+	if parked*3 < plain {
+		t.Errorf("a parked node cut the sweep's keys from %d to %d", plain, parked)
+	}
+}

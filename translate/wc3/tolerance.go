@@ -15,6 +15,10 @@ import (
 // allows. Along the deepest chain of nodes with such tracks, each node gets an equal part.
 const bakeShare = 2.5e-4
 
+// travelCap bounds how much larger than its mesh a model's size may be taken for the room its
+// nodes move in.
+const travelCap = 4
+
 // maxRotationTolerance caps how far a rotation track's channels may stray (the distance between
 // unit quaternions; a rotation off by d is off by at most 2d radians): about half a degree, for
 // the nodes that move little or nothing.
@@ -63,8 +67,13 @@ func (b *builder) setTolerances() {
 	// The model's size is its mesh's, or the room its nodes surely move in when that is larger:
 	// an effect's emitters sweep hundreds of units around a mesh of a few, or none. (Tangents,
 	// which a hostile file makes as steep as it likes, widen the rotations' reach but never the
-	// size: they must not loosen the baking.)
-	part := bakeShare * max(modelSize(s.Meshes), travel) / float64(max(chainCount(s, weight), 1))
+	// size: they must not loosen the baking. Nor may one node parked far away to hide it: with
+	// a mesh, the room counts up to travelCap times its size.)
+	size := modelSize(s.Meshes)
+	if size > 0 {
+		travel = min(travel, travelCap*size)
+	}
+	part := bakeShare * max(size, travel) / float64(max(chainCount(s, weight), 1))
 	for ti := range b.tracks {
 		t := &b.tracks[ti]
 		var total float64 // how far its channels may stray, all told

@@ -38,14 +38,16 @@ func lazyUnmount(dir string) error {
 
 // callerDying reports whether the thread pid, which made a request, is being killed (a fatal
 // signal pending: the kernel turns one into SIGKILL for every thread of the process) or is
-// gone. A pid this process cannot see (0, or in another namespace) counts as alive.
+// gone. When /proc does not show the thread (mounted with hidepid, or the caller in another
+// namespace) it is gone only if a signal cannot reach it: a caller this process cannot see
+// counts as alive, and waits for its answer.
 func callerDying(pid uint32) bool {
 	if pid == 0 {
 		return false
 	}
 	b, err := os.ReadFile("/proc/" + strconv.FormatUint(uint64(pid), 10) + "/status")
 	if err != nil {
-		return errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH)
+		return errors.Is(syscall.Kill(int(pid), 0), syscall.ESRCH)
 	}
 	return statusDying(b)
 }
