@@ -3,9 +3,17 @@ package davfs
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -549,6 +557,36 @@ func TestGateEdges(t *testing.T) {
 		}
 	})
 
+	t.Run("TLS", func(t *testing.T) {
+		certFile, keyFile, pool := selfSigned(t)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- Serve(ctx, ln, topHandler(t, tree), Options{CertFile: certFile, KeyFile: keyFile, User: "artist", Password: "pw"})
+		}()
+		defer func() { cancel(); <-done }()
+		client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
+		defer client.CloseIdleConnections()
+		for _, method := range []string{"GET", "PROPFIND"} {
+			req, _ := http.NewRequest(method, "https://"+ln.Addr().String()+"/Units/", strings.NewReader(""))
+			req.SetBasicAuth("artist", "pw")
+			req.Header.Set("Depth", "1")
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("%s over TLS: %v", method, err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode >= 300 || resp.ProtoMajor != 2 {
+				t.Errorf("%s over TLS: %s, %s", method, resp.Status, resp.Proto)
+			}
+		}
+	})
+
 	t.Run("no body before the password", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -572,4 +610,37 @@ func TestGateEdges(t *testing.T) {
 			t.Errorf("a PROPFIND without the password: %v, %v; want 401 before its body", resp, err)
 		}
 	})
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key, and returns their files and a
+// pool trusting it.
+func selfSigned(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "modelfs test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
 }
