@@ -618,7 +618,7 @@ func (p *parser) geosetAnim() wc3.GeosetAnim {
 			p.animFloat(static, "Alpha", &ga.Alpha, &ga.AlphaTrack)
 		case kwColor:
 			ga.Flags |= 0x2
-			p.animVec3(static, "Color", &ga.Color, &ga.ColorTrack)
+			p.animColor(static, "Color", &ga.Color, &ga.ColorTrack)
 		case kwGeosetId:
 			ga.GeosetID = p.i32("GeosetId")
 		default:
@@ -731,9 +731,9 @@ func (p *parser) light() wc3.Light {
 			si := p.float("ShadowIntensity")
 			l.ShadowIntensity = &si
 		case kwColor:
-			p.animVec3(static, "Color", &l.Color, &l.ColorTrack)
+			p.animColor(static, "Color", &l.Color, &l.ColorTrack)
 		case kwAmbColor:
-			p.animVec3(static, "AmbColor", &l.AmbColor, &l.AmbColorTrack)
+			p.animColor(static, "AmbColor", &l.AmbColor, &l.AmbColorTrack)
 		case kwVisibility:
 			l.Visibility = p.track(1, "Visibility")
 		default:
@@ -775,6 +775,17 @@ func (p *parser) animVec3(static bool, what string, dst *[3]float32, trk **wc3.T
 		*dst = p.vec3(what)
 	}
 }
+
+// animColor reads a colour that may be animated. A static colour is written {B, G, R} in MDL,
+// the reverse of MDX's order, and is kept in MDX's; a track's keys are in the same order in
+// both forms (as mdx-m3-viewer and the game's converters have it).
+func (p *parser) animColor(static bool, what string, dst *[3]float32, trk **wc3.Track) {
+	if !p.trackOr(static, 3, what, trk) {
+		*dst = reverse3(p.vec3(what))
+	}
+}
+
+func reverse3(v [3]float32) [3]float32 { return [3]float32{v[2], v[1], v[0]} }
 
 func (p *parser) particleEmitter() wc3.ParticleEmitter {
 	var e wc3.ParticleEmitter
@@ -875,7 +886,7 @@ func (p *parser) particleEmitter2() wc3.ParticleEmitter2 {
 				if k != kwColor {
 					return false
 				}
-				c := p.vec3("SegmentColor Color")
+				c := reverse3(p.vec3("SegmentColor Color"))
 				if n < 3 {
 					e.SegmentColor[n] = c
 				} else {
@@ -923,7 +934,7 @@ func (p *parser) ribbonEmitter() wc3.RibbonEmitter {
 		case kwAlpha:
 			p.animFloat(static, "Alpha", &r.Alpha, &r.AlphaTrack)
 		case kwColor:
-			p.animVec3(static, "Color", &r.Color, &r.ColorTrack)
+			p.animColor(static, "Color", &r.Color, &r.ColorTrack)
 		case kwTextureSlot:
 			if !p.trackOr(static, 1, "TextureSlot", &r.TextureSlotTrack) {
 				r.TextureSlot = p.u32("TextureSlot")

@@ -259,6 +259,18 @@ func (w *mdlWriter) animVec3(d int, name string, v, def [3]float32, t *wc3.Track
 	w.vecProp(d, "static "+name, v[:])
 }
 
+// animColor writes a colour that may be animated: static ones {B, G, R}, the reverse of the
+// model's (MDX's) order, as the MDL reader expects.
+func (w *mdlWriter) animColor(d int, name string, v, def [3]float32, t *wc3.Track) {
+	if t != nil {
+		w.track(d, name, t, 3)
+		if v == def {
+			return
+		}
+	}
+	w.vecProp(d, "static "+name, []float32{v[2], v[1], v[0]})
+}
+
 func (w *mdlWriter) extent(d int, e *wc3.Extent) {
 	if e.Min != ([3]float32{}) {
 		w.vecProp(d, "MinimumExtent", e.Min[:])
@@ -714,7 +726,7 @@ func (w *mdlWriter) geosetAnim(ga *wc3.GeosetAnim) {
 	w.animFloat(1, "Alpha", ga.Alpha, 1, ga.AlphaTrack)
 	white := [3]float32{1, 1, 1}
 	if ga.ColorTrack != nil || ga.Flags&2 != 0 || ga.Color != white {
-		w.animVec3(1, "Color", ga.Color, white, ga.ColorTrack)
+		w.animColor(1, "Color", ga.Color, white, ga.ColorTrack)
 	}
 	w.intProp(1, "GeosetId", int64(ga.GeosetID))
 	w.end(0)
@@ -776,9 +788,9 @@ func (w *mdlWriter) light(l *wc3.Light) {
 	w.animFloat(1, "AttenuationStart", l.AttenuationStart, 0, l.AttenuationStartTrack)
 	w.animFloat(1, "AttenuationEnd", l.AttenuationEnd, 0, l.AttenuationEndTrack)
 	w.animFloat(1, "Intensity", l.Intensity, 0, l.IntensityTrack)
-	w.animVec3(1, "Color", l.Color, [3]float32{}, l.ColorTrack)
+	w.animColor(1, "Color", l.Color, [3]float32{}, l.ColorTrack)
 	w.animFloat(1, "AmbIntensity", l.AmbIntensity, 0, l.AmbIntensityTrack)
-	w.animVec3(1, "AmbColor", l.AmbColor, [3]float32{}, l.AmbColorTrack)
+	w.animColor(1, "AmbColor", l.AmbColor, [3]float32{}, l.AmbColorTrack)
 	if l.ShadowIntensity != nil {
 		w.key(1, "ShadowIntensity")
 		w.f(*l.ShadowIntensity)
@@ -853,7 +865,7 @@ func (w *mdlWriter) particleEmitter2(e *wc3.ParticleEmitter2) {
 	w.floatProp(1, "Time", e.Time)
 	w.open(1, "SegmentColor")
 	for i := range e.SegmentColor {
-		w.vecProp(2, "Color", e.SegmentColor[i][:])
+		w.vecProp(2, "Color", []float32{e.SegmentColor[i][2], e.SegmentColor[i][1], e.SegmentColor[i][0]})
 	}
 	w.end(1)
 	a := e.SegmentAlpha
@@ -878,7 +890,7 @@ func (w *mdlWriter) ribbonEmitter(r *wc3.RibbonEmitter) {
 	w.animFloat(1, "HeightAbove", r.HeightAbove, 0, r.HeightAboveTrack)
 	w.animFloat(1, "HeightBelow", r.HeightBelow, 0, r.HeightBelowTrack)
 	w.animFloat(1, "Alpha", r.Alpha, 0, r.AlphaTrack)
-	w.animVec3(1, "Color", r.Color, [3]float32{}, r.ColorTrack)
+	w.animColor(1, "Color", r.Color, [3]float32{}, r.ColorTrack)
 	if r.TextureSlotTrack != nil {
 		w.track(1, "TextureSlot", r.TextureSlotTrack, 1)
 	}
