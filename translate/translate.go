@@ -48,6 +48,7 @@ func Decode(src codec.Source) (s *scene.Scene, f *codec.Format, err error) {
 	if src.FS != nil {
 		resolveTextures(src, s)
 	}
+	bakeEffects(src, s)
 	s.MakePlain() // the encoders write plain extras only
 	if err := s.Validate(); err != nil {
 		return nil, f, &codec.FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
@@ -144,11 +145,11 @@ func Encode(s *scene.Scene, kind Kind, opt EncodeOptions) (out []byte, err error
 	case GLB:
 		return gltfenc.Encode(s, gltfenc.Options{Binary: true})
 	case OBJ:
-		return objenc.EncodeOBJ(s, opt.MTLName)
+		return objenc.EncodeOBJ(withoutEffects(s), opt.MTLName)
 	case MTL:
-		return objenc.EncodeMTL(s)
+		return objenc.EncodeMTL(withoutEffects(s))
 	case JSON:
-		return metajson.Encode(s)
+		return metajson.Encode(withoutEffects(s))
 	}
 	return nil, fmt.Errorf("unknown output kind %q", kind)
 }

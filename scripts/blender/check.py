@@ -48,6 +48,12 @@ glTF/GLB
               import) at its start agrees with each mesh's "visible". modelfs hides a mesh with
               a morph target "hidden" at weight 1, which Blender plays as a shape key.
 
+  effects     baked particles and ribbons (objects under a node of extras kind "effect") are
+              left out of the counts above; the first animation is played at EFFECT_MOMENTS
+              moments spread over it, and the quads of the effect meshes Blender shows then
+              (a sample's node has scale 0 but at its moment) must be within EFFECT_SLACK of the
+              particles the simulator had alive (the .json's extras.effects[].animations[].live).
+
   Vertex counting: the importer is run with merge_vertices=False (its default, passed
   explicitly). It then makes exactly one Blender vertex per glTF vertex that some triangle
   references (it takes np.unique of each primitive's indices), so the vertex totals compare 1:1
@@ -289,7 +295,11 @@ def gltf_file_stats(path):
     triangles repeating another of their primitive, as the file has them."""
     doc, buffer = load_gltf(path)
     verts = used = tris = degenerate = repeats = 0
-    for mesh in doc.get("meshes", []):
+    # Baked effects are counted apart (see effects_check).
+    effects = {n["mesh"] for n in doc.get("nodes", []) if "mesh" in n and (n.get("extras") or {}).get("kind") == "effect"}
+    for mi, mesh in enumerate(doc.get("meshes", [])):
+        if mi in effects:
+            continue
         for prim in mesh["primitives"]:
             count = doc["accessors"][prim["attributes"]["POSITION"]]["count"]
             verts += count
@@ -672,6 +682,65 @@ def visibility_check(doc):
     return not bad, note
 
 
+EFFECT_MOMENTS = 8  # moments of the first baked animation at which particles are counted
+EFFECT_SLACK = 0.2  # how far the visible quads may be from the simulator's live particles
+
+
+def effects_check(doc):
+    """Plays the default animation (the one Blender makes active on import, whose effects
+    modelfs bakes by default) at EFFECT_MOMENTS moments spread over it, and counts the quads
+    of the baked effect meshes Blender shows (a sample's node has scale 0 but at its moment):
+    within EFFECT_SLACK of the particles the simulator had alive then (the .json's
+    extras.effects[].animations[].live, per sample). Returns (ok, note)."""
+    effects = (doc.get("extras") or {}).get("effects") or []
+    anims = doc.get("animations", [])
+    if not effects or not anims:
+        return True, None
+    first = anims[0]["name"]
+    runs = [a for e in effects for a in e["animations"] if a["animation"] == first]
+    if not runs:
+        return True, "effects: none baked for %r" % first
+    objs = [o for o in bpy.data.objects if o.type == "MESH" and is_effect(o)]
+    tris = {o.name: len(o.data.polygons) for o in objs}
+    # The first animation's actions on every object, as an artist who plays it has them.
+    track = track_names([a["name"] for a in anims])[0]
+    owners = [o for o in bpy.data.objects if o.animation_data is not None]
+    for o in owners:
+        st = next((st for tr in o.animation_data.nla_tracks if tr.name == track for st in tr.strips if st.action), None)
+        o.animation_data.action = st.action if st else None
+    scene = bpy.context.scene
+    fps = scene.render.fps / scene.render.fps_base
+    bad, lines = [], []
+    dur = anims[0]["duration"]
+    rate = max(r["fps"] for r in runs)
+    for i in range(EFFECT_MOMENTS):
+        want = 0.0
+        # Half a sample into the sample of the moment, so that its step keys hold whatever
+        # the rounding of frames.
+        t = (int(dur * i / EFFECT_MOMENTS * rate) + 0.5) / rate
+        for r in runs:
+            k = min(int(t * r["fps"]), len(r["live"]) - 1)
+            # Past the model's share of quads, every n-th particle is drawn ("thinned": n).
+            want += r["live"][k] / r.get("thinned", 1)
+        want = int(round(want))
+        frame = t * fps
+        scene.frame_set(int(np.floor(frame)), subframe=float(frame - np.floor(frame)))
+        got = 0
+        for o in objs:
+            m = o.matrix_world
+            if abs(m.to_3x3().determinant()) > 1e-12:
+                got += tris[o.name] // 2
+        lines.append("%d/%d" % (got, want))
+        if abs(got - want) > max(EFFECT_SLACK * want, 2):
+            bad.append("at %.3fs %d quads shown, %d alive" % (t, got, want))
+    for o in owners:
+        o.animation_data.action = None
+    note = "effects of %r: quads shown/alive at %d moments: %s" % (first, EFFECT_MOMENTS, " ".join(lines))
+    if bad:
+        note += ": " + "; ".join(bad[:4])
+    return not bad, note
+
+
 # ---------------------------------------------------------------------------------------------
 # Import and compare.
 
@@ -784,8 +853,18 @@ def bounds_differ(got, want):
         np.round(got[0], 4).tolist(), np.round(got[1], 4).tolist(), want["min"], want["max"])
 
 
+def is_effect(o):
+    """Whether o is baked effect geometry (extras kind "effect": an emitter's node, an
+    animation's group under it, a sample's node), itself or through a parent."""
+    while o is not None:
+        if o.get("kind") == "effect":
+            return True
+        o = o.parent
+    return False
+
+
 def scene_counts(kind, ignore_empty_meshes=False):
-    meshes = [o for o in bpy.data.objects if o.type == "MESH"]
+    meshes = [o for o in bpy.data.objects if o.type == "MESH" and not is_effect(o)]
     if ignore_empty_meshes:
         meshes = [o for o in meshes if len(o.data.vertices) or len(o.data.polygons)]
     got = {
@@ -801,7 +880,7 @@ def scene_counts(kind, ignore_empty_meshes=False):
         others = 0
         for o in bpy.data.objects:
             k = o.get("kind")
-            if k in ("mesh", "synthetic_root"):
+            if k in ("mesh", "synthetic_root") or is_effect(o):
                 continue
             if k is not None or o.type in ("EMPTY", "LIGHT", "CAMERA"):
                 others += 1
@@ -964,6 +1043,11 @@ def check_file(path, args, root):
             notes.append(note)
         if not ok:
             bad.append("visibility")
+        ok, note = effects_check(doc)
+        if note:
+            notes.append(note)
+        if not ok:
+            bad.append("effects")
 
     parts = ["%s %d/%d" % (k, got[k], wanted[k]) for k in keys]
     if kind == "gltf":

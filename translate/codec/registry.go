@@ -314,3 +314,18 @@ func Sniff(name string, head []byte) (*Format, error) {
 	}
 	return nil, &UnsupportedError{File: name, Msg: what}
 }
+
+// Effects is the option every format with particle emitters declares (and the command line's
+// --effects sets): which animations get their particles and ribbons baked into glTF. The
+// pipeline reads it (translate/fx bakes); decoders only describe their emitters.
+var Effects = Option{
+	Name: "effects",
+	Help: "none|stand|all: which animations get their particles and ribbons baked into glTF (default stand)",
+	Check: func(v string) error {
+		switch strings.ToLower(v) {
+		case "none", "stand", "all":
+			return nil
+		}
+		return fmt.Errorf("want none, stand or all")
+	},
+}

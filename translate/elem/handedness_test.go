@@ -44,7 +44,15 @@ func TestHandedness(t *testing.T) {
 		prim := doc.Meshes[0].Primitives[0]
 		pos := accessor(t, doc, prim.Attributes[gltf.POSITION]).([][3]float32)
 		nrm := accessor(t, doc, prim.Attributes[gltf.NORMAL]).([][3]float32)
-		col := accessor(t, doc, prim.Attributes[gltf.COLOR_0]).([][4]float32)
+		var col [][4]float32
+		switch v := accessor(t, doc, prim.Attributes[gltf.COLOR_0]).(type) {
+		case [][4]float32:
+			col = v
+		case [][4]uint16: // normalised
+			for _, c := range v {
+				col = append(col, [4]float32{float32(c[0]) / 65535, float32(c[1]) / 65535, float32(c[2]) / 65535, float32(c[3]) / 65535})
+			}
+		}
 		var idx []uint32
 		switch v := accessor(t, doc, *prim.Indices).(type) {
 		case []uint16:

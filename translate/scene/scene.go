@@ -105,6 +105,10 @@ type Scene struct {
 	// Extras carries the source's other contents (emitters, lights, cameras, events, collision
 	// shapes, geoset animations, global sequences, …) keyed by a lower-camel-case name.
 	Extras Extras
+	// Emitters describe the source's particle emitters and ribbons for translate/fx, which
+	// bakes them; Effects marks what it baked.
+	Emitters []Emitter
+	Effects  Effects
 	// Warnings lists what the decoder tolerated or left out, each naming where in the source.
 	Warnings []string
 	// PlainExtras says the decoder put only plain values (see Plain) in every Extras, so that

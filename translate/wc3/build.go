@@ -83,13 +83,19 @@ func Build(m *Model, src codec.Source, format string) (*scene.Scene, error) {
 		Extras:      scene.Extras{},
 		PlainExtras: true, // plain.go; TestBuildExtrasPlain holds it
 	}
-	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations, b.appearance); err != nil {
+	if err := b.mem.Build(b.nodes, b.skin, b.textures, b.materials, b.meshes, b.animations, b.appearance, b.effects); err != nil {
 		return nil, err
 	}
 	b.modelExtras()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)
 	b.mem.Attach(b.s)
 	return b.s, nil
+}
+
+// effects describes the emitters for translate/fx (effects.go).
+func (b *builder) effects() error {
+	b.emitterScene()
+	return nil
 }
 
 func (b *builder) fail(format string, args ...any) error {

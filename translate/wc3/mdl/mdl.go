@@ -27,6 +27,7 @@ func init() {
 		Description: "Warcraft III model (text MDL)",
 		Exts:        []string{".mdl"},
 		Match:       Looks,
+		Options:     []codec.Option{codec.Effects},
 		Decode: func(src codec.Source) (*scene.Scene, error) {
 			m, err := Read(src.Name, src.Data)
 			if err != nil {

@@ -43,6 +43,7 @@ func init() {
 		Description: "Warcraft III model (binary MDX)",
 		Exts:        []string{".mdx"},
 		Match:       func(head []byte) bool { return bytes.HasPrefix(head, []byte("MDLX")) },
+		Options:     []codec.Option{codec.Effects},
 		Decode: func(src codec.Source) (*scene.Scene, error) {
 			m, err := Read(src.Name, src.Data)
 			if err != nil {

@@ -1,0 +1,310 @@
+package fx
+
+import (
+	"encoding/binary"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/modelfs/modelfs/translate/scene"
+)
+
+// keys is a test curve: a value per key at the given times (seconds into the clip), held.
+type keys struct {
+	times []float64
+	vals  []float32
+}
+
+func (k *keys) At(_ scene.Clip, t float64) ([3]float32, int) {
+	i := -1
+	for j, at := range k.times {
+		if at <= t {
+			i = j
+		}
+	}
+	if i < 0 {
+		return [3]float32{k.vals[0]}, -1
+	}
+	return [3]float32{k.vals[i]}, i
+}
+
+func val(v float32) scene.Param { return scene.Param{Value: [3]float32{v, v, v}} }
+
+// fixture is a scene of one node that an emitter hangs from, one looping 2 s Stand, and the
+// material its quads are drawn with.
+func fixture(e scene.Emitter) *scene.Scene {
+	s := &scene.Scene{
+		Nodes: []scene.Node{{Name: "Emitter", Kind: scene.KindEmitter, Parent: -1, Rotation: [4]float32{0, 0, 0, 1},
+			Scale: [3]float32{1, 1, 1}, Translation: [3]float32{0, 10, 0}}},
+		Materials:  []scene.Material{{Name: "m", BaseColor: [4]float32{1, 1, 1, 1}, Texture: -1, AlphaMode: scene.AlphaBlend}},
+		Animations: []scene.Animation{{Name: "Stand", Duration: 2, Loop: true, End: 2}},
+		Extras:     scene.Extras{},
+	}
+	e.Node, e.Material = 0, 0
+	s.Emitters = []scene.Emitter{e}
+	return s
+}
+
+// stream is a plain fountain: 10 particles a second living 1 s.
+func stream() scene.Emitter {
+	return scene.Emitter{
+		Name: "Fountain", Kind: "particle2", Seed: 42, Rate: val(10), Visibility: val(1), LifeSpan: 1,
+		Speed: val(50), Variation: val(0.2), Latitude: val(20), Gravity: val(30), Width: val(4), Length: val(4),
+		Head: true, Middle: 0.5, Scales: [3]float32{1, 5, 2}, Rows: 1, Columns: 1,
+		Colors: [3][4]float32{{1, 1, 1, 1}, {1, 0.5, 0, 1}, {0, 0, 0, 0}},
+	}
+}
+
+func bake(t *testing.T, s *scene.Scene, o Options) {
+	t.Helper()
+	Bake(s, o)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBakeIsDeterministic bakes the same scene twice: the same bytes.
+func TestBakeIsDeterministic(t *testing.T) {
+	a, b := fixture(stream()), fixture(stream())
+	bake(t, a, Options{Mode: Stand})
+	bake(t, b, Options{Mode: Stand})
+	if !reflect.DeepEqual(a.Meshes, b.Meshes) || !reflect.DeepEqual(a.Animations, b.Animations) || !reflect.DeepEqual(a.Nodes, b.Nodes) {
+		t.Fatal("two bakes of one scene differ")
+	}
+	c := stream()
+	c.Seed = 43
+	d := fixture(c)
+	bake(t, d, Options{Mode: Stand})
+	if reflect.DeepEqual(a.Meshes, d.Meshes) {
+		t.Fatal("another seed baked the same particles")
+	}
+}
+
+// TestBakeShowsWhatIsAlive: a looping stream is already running at the first sample (the
+// default look), each sample holds about rate × life particles, and each sample's node is
+// shown at its moment only.
+func TestBakeShowsWhatIsAlive(t *testing.T) {
+	s := fixture(stream())
+	bake(t, s, Options{Mode: Stand})
+	nodes, meshes, _ := s.Models()
+	if nodes != 1 || meshes != 0 {
+		t.Fatalf("the model's own nodes and meshes changed: %d, %d", nodes, meshes)
+	}
+	if got := len(s.Meshes); got != 30 {
+		t.Fatalf("%d samples baked, want 30 (2 s at 15 a second)", got)
+	}
+	for i, m := range s.Meshes {
+		live := len(m.Positions) / 4
+		if live < 5 || live > 15 {
+			t.Errorf("sample %d holds %d particles, want about 10", i, live)
+		}
+	}
+	// The effect node, the Stand group, then the samples; the first shown at rest.
+	if s.Nodes[1].Kind != scene.KindEffect || s.Nodes[1].Extras["emitter"] != int64(0) || s.Nodes[1].Parent != -1 {
+		t.Fatalf("effect node %+v", s.Nodes[1])
+	}
+	if s.Nodes[3].Scale != [3]float32{1, 1, 1} || s.Nodes[4].Scale != [3]float32{} {
+		t.Fatalf("rest scales of the first samples: %v %v", s.Nodes[3].Scale, s.Nodes[4].Scale)
+	}
+	shown := 0
+	for _, c := range s.Animations[0].Channels {
+		if c.Node < 3 {
+			continue
+		}
+		k := c.Node - 3
+		at := float32(float64(k) / 15)
+		for i, tm := range c.Times {
+			if c.Values[3*i] == 1 {
+				shown++
+				if tm != at {
+					t.Errorf("sample %d shown at %g, want %g", k, tm, at)
+				}
+			}
+		}
+	}
+	if shown != 30 {
+		t.Errorf("%d samples shown, want 30", shown)
+	}
+	ex := s.Extras["effects"].([]any)
+	if len(ex) != 1 {
+		t.Fatalf("effects summary %v", ex)
+	}
+}
+
+// TestBakeModes: none bakes nothing, all bakes every animation, each group shown in its own.
+func TestBakeModes(t *testing.T) {
+	s := fixture(stream())
+	bake(t, s, Options{Mode: None})
+	if len(s.Nodes) != 1 || len(s.Meshes) != 0 {
+		t.Fatal("mode none baked")
+	}
+	s = fixture(stream())
+	s.Animations = append(s.Animations, scene.Animation{Name: "Death", Duration: 1, Start: 2, End: 3})
+	bake(t, s, Options{Mode: All})
+	if len(s.Effects.Baked) != 1 || len(s.Effects.Baked[0]["animations"].([]any)) != 2 {
+		t.Fatalf("baked %v", s.Effects.Baked)
+	}
+	// Death does not loop: its first moments, before anything is emitted, draw nothing.
+	if n := len(s.Meshes); n > 30+15 || n < 30+12 {
+		t.Errorf("%d samples, want 30 of Stand and nearly 15 of Death", n)
+	}
+}
+
+// TestBakeModelSpace: model-space particles hang under their emitter, in its frame; the
+// others at the root, in the scene's.
+func TestBakeModelSpace(t *testing.T) {
+	e := stream()
+	e.ModelSpace = true
+	s := fixture(e)
+	bake(t, s, Options{Mode: Stand})
+	if s.Nodes[1].Parent != 0 {
+		t.Fatalf("model-space effect under %d, want the emitter", s.Nodes[1].Parent)
+	}
+	w := fixture(stream())
+	bake(t, w, Options{Mode: Stand})
+	if w.Nodes[1].Parent != -1 {
+		t.Fatal("world particles not at the root")
+	}
+	// The same particles (one seed), 10 up in the scene's frame, at the origin in the node's.
+	for k := range 4 {
+		if d := w.Meshes[0].Positions[k][1] - s.Meshes[0].Positions[k][1]; math.Abs(float64(d)-10) > 1e-3 {
+			t.Fatalf("vertex %d: world y − node y = %g, want 10", k, d)
+		}
+	}
+}
+
+// TestBakeRibbon: a ribbon is a strip of quads between the edges it leaves.
+func TestBakeRibbon(t *testing.T) {
+	e := scene.Emitter{Name: "Trail", Kind: "ribbon", Ribbon: true, Seed: 1, Rate: val(20), Visibility: val(1), LifeSpan: 0.5,
+		Above: val(5), Below: val(5), Alpha: val(1), Color: val(1), Rows: 1, Columns: 1}
+	s := fixture(e)
+	// The node moves, so that the edges spread.
+	s.Animations[0].Channels = []scene.Channel{{Node: 0, Path: scene.PathTranslation, Interp: scene.Linear,
+		Times: []float32{0, 2}, Values: []float32{0, 10, 0, 100, 10, 0}}}
+	bake(t, s, Options{Mode: Stand})
+	if len(s.Meshes) == 0 {
+		t.Fatal("no ribbon baked")
+	}
+	m := s.Meshes[len(s.Meshes)/2]
+	if q := len(m.Positions) / 4; q < 5 || q > 11 {
+		t.Errorf("%d ribbon quads, want about 9 (20 edges a second living 0.5 s)", q)
+	}
+	if h := m.Positions[0][2] - m.Positions[1][2]; math.Abs(float64(h)+10) > 1e-3 {
+		t.Errorf("edge height %g, want 10 (5 above, 5 below)", -h)
+	}
+}
+
+// TestBakeSquirt: a squirting emitter emits its rate at once when its rate's key changes.
+func TestBakeSquirt(t *testing.T) {
+	e := stream()
+	e.Squirt = true
+	e.LifeSpan = 0.3
+	e.Rate = scene.Param{Curve: &keys{times: []float64{0, 1}, vals: []float32{0, 25}}}
+	s := fixture(e)
+	s.Animations[0].Loop = false
+	bake(t, s, Options{Mode: Stand})
+	var counts []int
+	for _, m := range s.Meshes {
+		counts = append(counts, len(m.Positions)/4)
+	}
+	if len(counts) == 0 || counts[0] != 25 {
+		t.Fatalf("samples after the burst hold %v particles, want 25 at once", counts)
+	}
+}
+
+// TestBakeBounds: broken and hostile emitters bake within the limits, with a warning naming
+// the emitter, and never fail the model.
+func TestBakeBounds(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	cases := map[string]func(e *scene.Emitter){
+		"huge rate":       func(e *scene.Emitter) { e.Rate = val(1e9) },
+		"infinite rate":   func(e *scene.Emitter) { e.Rate = val(inf) },
+		"NaN speed":       func(e *scene.Emitter) { e.Speed = val(nan) },
+		"huge life":       func(e *scene.Emitter) { e.LifeSpan = 1e9 },
+		"NaN life":        func(e *scene.Emitter) { e.LifeSpan = nan },
+		"no cells":        func(e *scene.Emitter) { e.Rows, e.Columns = 0, 0; e.Cells[0] = [3]uint32{5, 1 << 31, 1 << 31} },
+		"NaN middle":      func(e *scene.Emitter) { e.Middle = nan },
+		"NaN colours":     func(e *scene.Emitter) { e.Colors[1] = [4]float32{nan, inf, -inf, nan} },
+		"NaN visibility":  func(e *scene.Emitter) { e.Visibility = val(nan) },
+		"infinite size":   func(e *scene.Emitter) { e.Scales = [3]float32{inf, inf, inf} },
+		"tail, no speed":  func(e *scene.Emitter) { e.Head, e.Tail, e.Speed = false, true, val(0) },
+		"bad node":        func(e *scene.Emitter) { e.Node = 7 },
+		"no material":     func(e *scene.Emitter) { e.Material = -1 },
+		"infinite length": func(e *scene.Emitter) { e.Width, e.Length = val(inf), val(nan) },
+	}
+	for name, f := range cases {
+		t.Run(name, func(t *testing.T) {
+			e := stream()
+			s := fixture(e)
+			f(&s.Emitters[0])
+			bake(t, s, Options{Mode: All, MaxQuads: 5000})
+			quads := 0
+			for _, m := range s.Meshes {
+				quads += len(m.Positions) / 4
+				for _, p := range m.Positions {
+					for _, c := range p {
+						if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
+							t.Fatalf("a vertex at %v", p)
+						}
+					}
+				}
+			}
+			if quads > 5000 {
+				t.Errorf("%d quads, more than the limit", quads)
+			}
+			if name == "huge rate" && !strings.Contains(strings.Join(s.Warnings, "\n"), `"Fountain"`) {
+				t.Errorf("no warning names the emitter: %q", s.Warnings)
+			}
+		})
+	}
+}
+
+// TestThin keeps the small runs whole and cuts the large ones to a common cap.
+func TestThin(t *testing.T) {
+	runs := []*run{{count: 100}, {count: 10_000}, {count: 50_000}}
+	thin(runs, 20_100)
+	if runs[0].stride != 1 {
+		t.Errorf("a small run thinned: stride %d", runs[0].stride)
+	}
+	kept := 0
+	for _, r := range runs {
+		kept += (r.count + int(r.stride) - 1) / int(r.stride)
+	}
+	if kept > 20_100+len(runs) {
+		t.Errorf("%d kept, more than the limit", kept)
+	}
+}
+
+// FuzzBake bakes emitters of arbitrary parameters: no panic, no invalid scene, within limits.
+func FuzzBake(f *testing.F) {
+	f.Add(make([]byte, 64))
+	f.Add([]byte("\x00\x00\x20\x41\x00\x00\x80\x3f\xff\xff\xff\x7f\x00\x00\xc0\x7f"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fl := func(i int) float32 {
+			if 4*i+4 > len(data) {
+				return 1
+			}
+			return math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+		b := func(i int) bool { return i < len(data) && data[i]&1 != 0 }
+		e := scene.Emitter{
+			Name: "F", Seed: 1, Rate: val(fl(0)), Visibility: val(fl(1)), LifeSpan: fl(2), Speed: val(fl(3)),
+			Variation: val(fl(4)), Latitude: val(fl(5)), Gravity: val(fl(6)), Width: val(fl(7)), Length: val(fl(8)),
+			Squirt: b(36), Line: b(37), ModelSpace: b(38), XYQuad: b(39), Head: b(40), Tail: b(41), Ribbon: b(42),
+			TailLength: fl(11), Middle: fl(12), Scales: [3]float32{fl(13), fl(14), fl(15)},
+			Rows: int(fl(9)) & 0xff, Columns: int(fl(10)) & 0xff,
+			Above: val(fl(13)), Below: val(fl(14)), Alpha: val(fl(15)), Color: val(fl(4)), Slot: val(fl(5)),
+		}
+		s := fixture(e)
+		s.Animations[0].Duration = min(max(fl(9), 0), 30)
+		if math.IsNaN(float64(s.Animations[0].Duration)) {
+			s.Animations[0].Duration = 1
+		}
+		Bake(s, Options{Mode: All, MaxQuads: 2000, MaxWork: 200_000})
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
