@@ -50,6 +50,7 @@ type cacheWarmCmd struct {
 	Formats   []string          `default:"${kinds}" placeholder:"KIND" help:"Kinds to make, as for mount (default: all)."`
 	Jobs      int               `short:"j" help:"Translations running at once (default: the number of CPUs)."`
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, as for mount; a mount finds the cache's translations only with the same options."`
+	Effects   string            `enum:",none,stand,all" default:"" placeholder:"WHICH" help:"${effects}"`
 	Progress  string            `default:"auto" enum:"auto,bar,none" help:"Progress bar: auto (on a terminal), bar, none."`
 }
 
@@ -71,6 +72,9 @@ func (c *cacheWarmCmd) Run(e *env) error {
 	}
 	if c.Jobs < 0 {
 		return &usageError{fmt.Sprintf("--jobs: %d is negative", c.Jobs)}
+	}
+	if err := withEffects(&c.Decoder, c.Effects); err != nil {
+		return err
 	}
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err

@@ -121,6 +121,7 @@ func helpVars() kong.Vars {
 		"texture_exts":  strings.Join(textures, ", "),
 		"model_formats": strings.Join(games, ", "),
 		"options":       opts,
+		"effects":       effectsHelp,
 	}
 }
 

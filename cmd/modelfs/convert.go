@@ -25,6 +25,7 @@ type convertCmd struct {
 	ListFiles []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
 	Game      pathArg           `placeholder:"DIR" help:"For a model inside an archive (a map): a game's install or data folder whose archives hold the stock textures it names, searched after the archive's own files."`
 	Decoder   map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
+	Effects   string            `enum:",none,stand,all" default:"" placeholder:"WHICH" help:"${effects}"`
 
 	Recursive bool     `short:"r" help:"Convert a whole tree: every document the mount would show, under the mount's names and with its bytes, into the output folder; a second run writes only what changed."`
 	Kinds     []string `default:"${kinds}" placeholder:"KIND" help:"With -r: the kinds to write, comma-separated (default: all)."`
@@ -38,6 +39,28 @@ func checkDecoderOptions(kv map[string]string) error {
 	if err := codec.CheckOptions(kv); err != nil {
 		return &usageError{err.Error()}
 	}
+	return nil
+}
+
+// effectsHelp is the help of every command's --effects.
+const effectsHelp = "Which animations get their particles and ribbons baked into .gltf and .glb: none, stand (the model's first Stand, its look in the game) or all (default: stand; the same as -o option=effects=...)."
+
+// withEffects puts --effects into the decoder options (a copy of *kv), where the pipeline
+// reads it; an option given both ways must agree.
+func withEffects(kv *map[string]string, effects string) error {
+	if effects == "" {
+		return nil
+	}
+	name := codec.Effects.Name
+	if v, ok := (*kv)[name]; ok && !strings.EqualFold(v, effects) {
+		return &usageError{fmt.Sprintf("--effects %s and -o option=%s=%s disagree", effects, name, v)}
+	}
+	m := make(map[string]string, len(*kv)+1)
+	for k, v := range *kv {
+		m[k] = v
+	}
+	m[name] = strings.ToLower(effects)
+	*kv = m
 	return nil
 }
 
@@ -130,6 +153,9 @@ func (c *convertCmd) Run(e *env) error {
 	kind, ok := translate.KindOf(strings.ToLower(filepath.Ext(string(c.Out))))
 	if !ok {
 		return &usageError{fmt.Sprintf("cannot tell the output kind from %q: use .gltf, .glb, .obj, .mtl or .json", string(c.Out))}
+	}
+	if err := withEffects(&c.Decoder, c.Effects); err != nil {
+		return err
 	}
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err

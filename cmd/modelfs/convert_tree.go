@@ -48,6 +48,9 @@ func (c *convertCmd) runTree(e *env) error {
 	if c.Jobs < 0 {
 		return &usageError{fmt.Sprintf("--jobs: %d is negative", c.Jobs)}
 	}
+	if err := withEffects(&c.Decoder, c.Effects); err != nil {
+		return err
+	}
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err
 	}

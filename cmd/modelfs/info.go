@@ -94,13 +94,15 @@ type textureInfo struct {
 
 // modelSummary gathers what info prints of s, for --json.
 func modelSummary(s *scene.Scene, f *codec.Format) modelInfo {
+	// The model's own nodes and meshes: baked effects are the .glb's, not the model's.
+	nodes, meshes, _ := s.Models()
 	m := modelInfo{Path: s.Source.Path, Format: f.Name, Description: f.Description, Version: uint32(s.Source.Version),
-		Name: s.Source.Name, Meshes: len(s.Meshes), Materials: len(s.Materials), Nodes: len(s.Nodes),
+		Name: s.Source.Name, Meshes: meshes, Materials: len(s.Materials), Nodes: nodes,
 		Animations: []animationInfo{}, Textures: []textureInfo{}, Warnings: s.Warnings}
 	if m.Warnings == nil {
 		m.Warnings = []string{}
 	}
-	for _, me := range s.Meshes {
+	for _, me := range s.Meshes[:meshes] {
 		m.Vertices += len(me.Positions)
 		m.Triangles += len(me.Indices) / 3
 	}

@@ -46,6 +46,7 @@ type treeFlags struct {
 	ListFiles   []string          `name:"listfile" placeholder:"FILE" help:"More member names for archives whose own (listfile) is missing or incomplete; repeatable."`
 	Game        pathArg           `placeholder:"DIR" help:"A game's install or data folder whose archives the models of an archive (a map) find their stock textures in, after the archive's own files."`
 	Decoder     map[string]string `name:"option" placeholder:"NAME=VALUE" help:"Decoder option, repeatable: ${options}."`
+	Effects     string            `enum:",none,stand,all" default:"" placeholder:"WHICH" help:"${effects}"`
 }
 
 // stopSignals returns the channel a stop request arrives on and a function that stops listening.
@@ -162,6 +163,8 @@ func (c *treeFlags) set(key, value string) error {
 			c.Decoder = map[string]string{}
 		}
 		c.Decoder[name] = v
+	case "effects":
+		c.Effects = value
 	case "fsname", "subtype":
 		// Names mount.fuse3 may pass; the mount names itself.
 	default:
@@ -203,6 +206,9 @@ func (c *treeFlags) options(opt *vfs.Options) error {
 		return &usageError{fmt.Sprintf("--parallel: %d is not between 1 and %d", c.Parallel, vfs.MaxParallelLimit)}
 	}
 	opt.MaxParallel = c.Parallel
+	if err := withEffects(&c.Decoder, c.Effects); err != nil {
+		return err
+	}
 	if err := checkDecoderOptions(c.Decoder); err != nil {
 		return err
 	}

@@ -81,6 +81,46 @@ def no_specular():
                 node.inputs["Specular"].default_value = 0.0
 
 
+def is_effect(o):
+    """Whether o is baked effect geometry (extras kind "effect"), itself or through a parent."""
+    while o is not None:
+        if o.get("kind") == "effect":
+            return True
+        o = o.parent
+    return False
+
+
+def play(track):
+    """Every object plays the animation the importer put on NLA tracks named track."""
+    for o in bpy.data.objects:
+        ad = o.animation_data
+        if ad is None:
+            continue
+        st = next((st for t in ad.nla_tracks if t.name == track for st in t.strips if st.action), None)
+        ad.action = st.action if st else None
+
+
+def moments(job):
+    """Renders job's moments ("times", seconds into the animation named "animation", the
+    default one, whose effects modelfs bakes): OUT-i-fx.png with the baked effects,
+    OUT-i-plain.png without them."""
+    play(job["animation"])
+    scene = bpy.context.scene
+    fps = scene.render.fps / scene.render.fps_base
+    effects = [o for o in bpy.data.objects if is_effect(o)]
+    for i, t in enumerate(job["times"]):
+        frame = t * fps
+        scene.frame_set(int(math.floor(frame)), subframe=float(frame - math.floor(frame)))
+        for o in effects:
+            o.hide_render = False
+        scene.render.filepath = "%s-%d-fx.png" % (job["out"], i)
+        bpy.ops.render.render(write_still=True)
+        for o in effects:
+            o.hide_render = True
+        scene.render.filepath = "%s-%d-plain.png" % (job["out"], i)
+        bpy.ops.render.render(write_still=True)
+
+
 def main():
     argv = sys.argv[sys.argv.index("--") + 1:]
     spec = json.load(open(argv[0], encoding="utf-8"))
@@ -92,6 +132,10 @@ def main():
             bpy.ops.import_scene.gltf(filepath=job["model"], merge_vertices=False)
             setup(size, job["center"], job["half"], job["eye"])
             no_specular()
+            if job.get("times"):
+                moments(job)
+                print("RENDERED %s" % job["out"], flush=True)
+                continue
             bpy.context.scene.frame_set(0)
             bpy.context.scene.render.filepath = job["out"]
             bpy.ops.render.render(write_still=True)

@@ -14,7 +14,11 @@
 //              "center": [x, y, z],    the point the camera looks at (Warcraft III axes, Z up)
 //              "half": h,              half the side of the square the orthographic camera sees
 //              "eye": [x, y, z],       direction from the centre to the camera
-//              "out": "/abs/out.png"}]}
+//              "out": "/abs/out.png",
+//              "times": [t, ...],          optional: seconds into the sequence; then each
+//                                          moment i is drawn with its particles and ribbons
+//                                          (OUT-i-fx.png) and without (OUT-i-plain.png)
+//              "preroll": s}]}             seconds the sequence runs before time 0
 //
 // Each model is shown at the first frame of its first sequence named Stand (else its first
 // sequence), player 1's colour, on a transparent background, lit from the camera; particle
@@ -36,6 +40,15 @@ const page = `<!doctype html><html><body style="margin:0">
 <script src="/viewer.js"></script>
 <script>
 window.render = async (job, size) => {
+  // The viewer's particles draw on Math.random: seeded (mulberry32), each job draws the same
+  // pixels every run, so that a comparison against it does not flake.
+  let seed = 0x2f6b3a1d;
+  Math.random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
   const canvas = document.getElementById('c');
   canvas.width = canvas.height = size;
   const MV = window.ModelViewer;
@@ -59,10 +72,28 @@ window.render = async (job, size) => {
   const model = await viewer.load('\u0000model', (src) => src === '\u0000model' ? '/file?' + encodeURIComponent(job.model) : solve(src));
   if (!model) throw new Error('mdx-m3-viewer did not load the model: ' + errors.join('; '));
   await viewer.whenAllLoaded();
-  // No particles, ribbons or event splats: glTF has no place for them. They are drawn by
-  // emitter groups, which batch groups (geosets) are told from by their skinning type.
-  model.opaqueGroups = model.opaqueGroups.filter((g) => 'skinningType' in g);
-  model.translucentGroups = model.translucentGroups.filter((g) => 'skinningType' in g);
+  // Particles, ribbons and event splats are drawn by emitter groups, which batch groups
+  // (geosets) are told from by their skinning type. Without job.times they are left out (the
+  // model alone); with it, each moment is drawn with them and without them.
+  const all = { opaque: model.opaqueGroups, translucent: model.translucentGroups };
+  const bare = {
+    opaque: model.opaqueGroups.filter((g) => 'skinningType' in g),
+    translucent: model.translucentGroups.filter((g) => 'skinningType' in g),
+  };
+  // Event objects (splats, sounds, spawned models) are not emitters modelfs bakes: the
+  // emitter groups keep the particle emitters and ribbons (geometry types 0 and 1) alone.
+  const fxOnly = (g) => {
+    if ('skinningType' in g) return g;
+    const c = Object.assign(Object.create(Object.getPrototypeOf(g)), g);
+    c.objects = g.objects.filter((i) => {
+      const o = model.genericObjects[i];
+      return o && (o.geometryEmitterType === 0 || o.geometryEmitterType === 1);
+    });
+    return c;
+  };
+  const withFx = { opaque: all.opaque.map(fxOnly), translucent: all.translucent.map(fxOnly) };
+  const use = (g) => { model.opaqueGroups = g.opaque; model.translucentGroups = g.translucent; };
+  use(bare);
   // Nor for nodes that turn to face the camera: such a node is drawn in its rest orientation.
   for (const o of model.genericObjects) {
     o.billboarded = o.billboardedX = o.billboardedY = o.billboardedZ = o.anyBillboarding = false;
@@ -95,6 +126,48 @@ window.render = async (job, size) => {
     gl.readPixels(0, 0, size, size, gl.RGBA, gl.UNSIGNED_BYTE, px);
     return px;
   };
+  // compose is the picture drawn over black and over white, with its alpha.
+  const compose = (black, white) => {
+    const out = new Uint8Array(size * size * 4);
+    for (let i = 0; i < out.length; i += 4) {
+      const d = Math.min(white[i] - black[i], white[i + 1] - black[i + 1], white[i + 2] - black[i + 2]);
+      const a = Math.min(Math.max(1 - d / 255, 0), 1);
+      for (let k = 0; k < 3; k++) out[i + k] = a > 0 ? Math.min(Math.round(black[i + k] / a), 255) : 0;
+      out[i + 3] = Math.round(a * 255);
+    }
+    return Array.from(out);
+  };
+  if (job.times) {
+    // The effect at moments of the sequence: run at 60 steps a second, as the game's frames,
+    // first job.preroll seconds (whole loops, so that it is under way, as modelfs bakes it).
+    const still = (bg) => {
+      scene.color.set(bg);
+      viewer.updateAndRender(0);
+      const gl = viewer.gl;
+      const px = new Uint8Array(size * size * 4);
+      gl.readPixels(0, 0, size, size, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return px;
+    };
+    const step = 1000 / 60;
+    let done = 0;
+    const advance = (ms) => {
+      const n = Math.round(ms / step);
+      for (let i = 0; i < n; i++) viewer.update(step);
+    };
+    advance((job.preroll || 0) * 1000);
+    const moments = [];
+    for (const t of job.times) {
+      advance(t * 1000 - done);
+      done = Math.round(t * 1000 / step) * step;
+      use(withFx);
+      still([0, 0, 0]);
+      const fx = compose(still([0, 0, 0]), still([1, 1, 1]));
+      use(bare);
+      const plain = compose(still([0, 0, 0]), still([1, 1, 1]));
+      moments.push({ fx, plain });
+    }
+    return { moments, errors };
+  }
   shot([0, 0, 0]); // the first frame sets the viewer's state up: drawn again below
   const black = shot([0, 0, 0]), white = shot([1, 1, 1]);
   const out = new Uint8Array(size * size * 4);
@@ -190,7 +263,14 @@ try {
     for (const [k, v] of Object.entries(job.textures || {})) lower[k.toLowerCase().replace(/\//g, '\\')] = v;
     try {
       const r = await tab.evaluate(([j, s]) => window.render(j, s), [{ ...job, lower }, size]);
-      writeFileSync(job.out, png(r.pixels, size));
+      if (r.moments) {
+        r.moments.forEach((m, i) => {
+          writeFileSync(`${job.out}-${i}-fx.png`, png(m.fx, size));
+          writeFileSync(`${job.out}-${i}-plain.png`, png(m.plain, size));
+        });
+      } else {
+        writeFileSync(job.out, png(r.pixels, size));
+      }
       console.log(JSON.stringify({ out: job.out, ok: true, notes: r.errors }));
     } catch (e) {
       failed++;

@@ -99,6 +99,8 @@ type run struct {
 	stride  uint64 // every stride-th particle is kept
 	count   int    // quads drawn, or that would be without thinning
 	live    []int  // per sample: particles (or ribbon pieces) alive, before thinning
+	lo, hi  vec    // the box around everything drawn, in the scene's frame
+	drawn   bool
 	refused int
 	stopped bool
 }
@@ -147,7 +149,7 @@ func Bake(s *scene.Scene, o Options) {
 			*r = *again
 		}
 	}
-	write(s, runs, clips, &o)
+	write(s, runs, clips, &o, cam)
 }
 
 // chooseClips lists the animations to bake.
@@ -287,6 +289,11 @@ func draw(m *sim, cam *camera, pose *poser, at float64, r *run) []quad {
 		if stride == 0 {
 			return nil
 		}
+		for i := range qs {
+			for _, p := range qs[i].pos {
+				r.extend(of(p))
+			}
+		}
 		return qs
 	}
 	var f frame
@@ -313,7 +320,27 @@ func draw(m *sim, cam *camera, pose *poser, at float64, r *run) []quad {
 	}
 	r.count += n
 	r.live = append(r.live, n)
+	for i := range out {
+		for _, p := range out[i].pos {
+			w := of(p)
+			if e.ModelSpace {
+				w = f.apply(w)
+			}
+			r.extend(w)
+		}
+	}
 	return out
+}
+
+// extend grows the run's box to hold p.
+func (r *run) extend(p vec) {
+	if !r.drawn {
+		r.lo, r.hi, r.drawn = p, p, true
+		return
+	}
+	for k := range 3 {
+		r.lo[k], r.hi[k] = min(r.lo[k], p[k]), max(r.hi[k], p[k])
+	}
 }
 
 // camera holds the directions billboards are baked with.
@@ -464,7 +491,7 @@ func ribbonQuads(m *sim, at float64, stride uint64) []quad {
 // write adds the runs to the scene: per emitter a node, per baked animation a node under it,
 // per sample a node under that drawing the sample's mesh; and the channels that show each
 // sample at its moment.
-func write(s *scene.Scene, runs []*run, clips []int, o *Options) {
+func write(s *scene.Scene, runs []*run, clips []int, o *Options, cam *camera) {
 	if len(runs) == 0 {
 		return
 	}
@@ -545,6 +572,10 @@ func write(s *scene.Scene, runs []*run, clips []int, o *Options) {
 				live[i] = int64(n)
 			}
 			x := scene.Extras{"animation": an.Name, "samples": int64(len(r.frames)), "fps": r.fps, "quads": int64(quads), "live": live}
+			if r.drawn {
+				lo, hi := r.lo.f32(), r.hi.f32()
+				x["bounds"] = scene.Extras{"min": lo, "max": hi}
+			}
 			if r.stride > 1 {
 				x["thinned"] = int64(r.stride)
 				s.Warnings = append(s.Warnings, fmt.Sprintf("emitter %q (%s): %d quads over %s's samples, more than the model's share of %d: every %d. particle drawn",
@@ -573,6 +604,8 @@ func write(s *scene.Scene, runs []*run, clips []int, o *Options) {
 		baked[i] = x
 	}
 	s.Extras["effects"] = baked
+	// The direction billboards face (glTF axes, from the model): the view to look at them from.
+	s.Extras["effectsView"] = cam.dir.f32()
 	s.Effects.Nodes += len(s.Nodes) - n0
 	s.Effects.Meshes += len(s.Meshes) - m0
 	s.Effects.Shapes += len(s.Shapes) - sh0

@@ -354,6 +354,12 @@ func runJobs(t *testing.T, dir, name string, jobs []renderJob, bin string, args 
 	if err := os.WriteFile(file, spec, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	runSpec(t, name, file, len(jobs), bin, args...)
+}
+
+// runSpec runs a renderer (args, then the jobs file) on n jobs.
+func runSpec(t *testing.T, name, file string, n int, bin string, args ...string) {
+	t.Helper()
 	cmd := exec.Command(bin, append(args, file)...)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
@@ -365,7 +371,7 @@ func runJobs(t *testing.T, dir, name string, jobs []renderJob, bin string, args 
 	if err != nil {
 		t.Errorf("%s renderer: %v", name, err)
 	}
-	t.Logf("%s: %d models in %v", name, len(jobs), time.Since(start).Round(time.Millisecond))
+	t.Logf("%s: %d models in %v", name, n, time.Since(start).Round(time.Millisecond))
 }
 
 func readPNG(p string) (*image.NRGBA, error) {
