@@ -308,3 +308,13 @@ func FuzzBake(f *testing.F) {
 		}
 	})
 }
+
+// TestLinearTable holds the table's colours to scene.SRGBToLinear.
+func TestLinearTable(t *testing.T) {
+	for i := 0; i <= 100000; i++ {
+		v := float32(i) / 100000
+		if d := math.Abs(float64(linear(v) - scene.SRGBToLinear(v))); d > 2e-5 {
+			t.Fatalf("linear(%g) off by %g", v, d)
+		}
+	}
+}
