@@ -10,10 +10,10 @@ import (
 // rest, and costs a fraction of all (see the README for the sizes measured).
 const DefaultEffects = fx.Stand
 
-// bakeEffects bakes the scene's emitters as src's options ask.
-func bakeEffects(src codec.Source, s *scene.Scene) {
+// bakeEffects bakes the scene's emitters as src's options ask, and reports whether it did.
+func bakeEffects(src codec.Source, s *scene.Scene) bool {
 	if len(s.Emitters) == 0 {
-		return
+		return false
 	}
 	mode := DefaultEffects
 	if v, ok := src.Options[codec.Effects.Name]; ok {
@@ -22,6 +22,7 @@ func bakeEffects(src codec.Source, s *scene.Scene) {
 		}
 	}
 	fx.Bake(s, fx.Options{Mode: mode})
+	return s.Effects.Nodes > 0
 }
 
 // withoutEffects is s as the outputs that describe the model or show its rest pose see it (the

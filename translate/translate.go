@@ -48,10 +48,16 @@ func Decode(src codec.Source) (s *scene.Scene, f *codec.Format, err error) {
 	if src.FS != nil {
 		resolveTextures(src, s)
 	}
-	bakeEffects(src, s)
 	s.MakePlain() // the encoders write plain extras only
 	if err := s.Validate(); err != nil {
 		return nil, f, &codec.FormatError{Format: f.Name, File: src.Name, Offset: -1, Msg: "decoded model is inconsistent", Err: err}
+	}
+	// Baked on a valid scene (the simulator walks its parent chains), and checked again:
+	// what the baker adds must be as sound as what the decoder made.
+	if bakeEffects(src, s) {
+		if err := s.Validate(); err != nil {
+			return nil, f, &codec.InternalError{File: src.Name, Stage: "effects", Panic: err}
+		}
 	}
 	return s, f, nil
 }

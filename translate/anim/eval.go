@@ -16,6 +16,13 @@ func Sample(tr *Track, w Window, t float64) ([]float64, error) {
 	return append([]float64(nil), v[:tr.Width]...), nil
 }
 
+// SampleInto is Sample without the check, for a track that has passed Check once and is
+// sampled many times: out gets the first len(out) components (at most Width).
+func (tr *Track) SampleInto(w Window, t float64, out []float64) {
+	v := tr.sample(w, t)
+	copy(out, v[:min(len(out), tr.Width)])
+}
+
 // sample is Sample without the check.
 func (tr *Track) sample(w Window, t float64) val {
 	sw := tr.SourceWindow(w)

@@ -50,6 +50,9 @@ const (
 	// DefaultMaxQuads bounds the quads of all samples of a model together (about 120 bytes
 	// each in a .glb).
 	DefaultMaxQuads = 100_000
+	// MaxGroupChannels bounds the channels that show each baked animation's group of an
+	// emitter in its own animation and hide it in the others.
+	MaxGroupChannels = 100_000
 	// DefaultMaxWork bounds the particle updates of one model's simulation.
 	DefaultMaxWork = 40_000_000
 	// maxPreroll bounds how long a looping animation runs before its first sample, so that
@@ -101,6 +104,8 @@ type run struct {
 	live    []int  // per sample: particles (or ribbon pieces) alive, before thinning
 	lo, hi  vec    // the box around everything drawn, in the scene's frame
 	drawn   bool
+	budget  int64 // the model's work budget left when the run started
+	dropped bool  // left out: the model's quads went to the other runs
 	refused int
 	stopped bool
 }
@@ -125,10 +130,11 @@ func Bake(s *scene.Scene, o Options) {
 		pose := newPoser(s, c)
 		for ei := range s.Emitters {
 			e := &s.Emitters[ei]
-			if e.Material < 0 || e.Material >= len(s.Materials) || e.Node < 0 || e.Node >= len(s.Nodes) {
+			if e.Material < 0 || e.Material >= len(s.Materials) || e.Node < 0 || e.Node >= len(s.Nodes) ||
+				(!e.Ribbon && !e.Head && !e.Tail) {
 				continue
 			}
-			r := &run{e: ei, clip: c, stride: 1}
+			r := &run{e: ei, clip: c, stride: 1, budget: work}
 			if built > o.MaxQuads {
 				r.stride = 0
 			}
@@ -141,11 +147,14 @@ func Bake(s *scene.Scene, o Options) {
 	}
 	if built > o.MaxQuads {
 		thin(runs, o.MaxQuads)
-		work = o.MaxWork
 		for _, r := range runs {
-			again := &run{e: r.e, clip: r.clip, stride: r.stride}
-			simulate(s, &s.Emitters[r.e], r.clip, newPoser(s, r.clip), &o, cam, again, &work)
-			again.count, again.live = r.count, r.live
+			// The same budget as in the first pass, so that it simulates the same.
+			work := r.budget
+			again := &run{e: r.e, clip: r.clip, stride: r.stride, budget: r.budget}
+			if r.stride > 0 {
+				simulate(s, &s.Emitters[r.e], r.clip, newPoser(s, r.clip), &o, cam, again, &work)
+			}
+			again.count, again.live, again.dropped = r.count, r.live, r.stride == 0
 			*r = *again
 		}
 	}
@@ -198,10 +207,11 @@ func thin(runs []*run, maxQuads int) {
 		capq = c
 	}
 	for _, r := range runs {
-		if r.count > capq && capq > 0 {
+		switch {
+		case capq == 0:
+			r.stride = 0 // no share at all: left out
+		case r.count > capq:
 			r.stride = uint64((r.count + capq - 1) / capq)
-		} else if capq == 0 {
-			r.stride = uint64(r.count) + 1
 		}
 	}
 }
@@ -473,8 +483,7 @@ func ribbonQuads(m *sim, at float64, stride uint64) []quad {
 	}
 	col[3] = float32(alpha)
 	cols, rows := max(e.Columns, 1), max(e.Rows, 1)
-	slot := int(max(m.scalar(&e.Slot, at), 0))
-	slot = min(slot, cols*rows-1)
+	slot := int(min(max(m.scalar(&e.Slot, at), 0), float64(cols*rows-1)))
 	left0, top := float64(slot%cols)/float64(cols), float64(slot/cols)/float64(rows)
 	du, dv := 1/float64(cols), 1/float64(rows)
 	n := len(m.edges) - 1
@@ -517,9 +526,23 @@ func write(s *scene.Scene, runs []*run, clips []int, o *Options, cam *camera) {
 		return
 	}
 	n0, m0, sh0 := len(s.Nodes), len(s.Meshes), len(s.Shapes)
+	// Each run's group is shown or hidden by a channel in every animation: runs × animations
+	// channels, which a model of thousands of emitters and sequences would make millions of.
+	if limit := MaxGroupChannels / max(len(s.Animations), 1); len(runs) > limit {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("effects: %d emitter animations to bake in a model of %d animations, more than %d channels: the first %d baked",
+			len(runs), len(s.Animations), MaxGroupChannels, limit))
+		runs = runs[:limit]
+	}
 	byEmitter := map[int][]*run{}
 	var order []int
+	written := 0
 	for _, r := range runs {
+		if r.dropped {
+			e := &s.Emitters[r.e]
+			s.Warnings = append(s.Warnings, fmt.Sprintf("emitter %q (%s): left out of %s: the model's %d quads went to its other emitters",
+				e.Name, e.Kind, s.Animations[r.clip].Name, o.MaxQuads))
+			continue
+		}
 		if _, ok := byEmitter[r.e]; !ok {
 			order = append(order, r.e)
 		}
@@ -562,9 +585,10 @@ func write(s *scene.Scene, runs []*run, clips []int, o *Options, cam *camera) {
 			}
 			quads := 0
 			for k, qs := range r.frames {
-				if len(qs) == 0 {
-					continue
+				if len(qs) == 0 || written+len(qs) > o.MaxQuads {
+					continue // nothing alive, or past the model's quads (a long-lived few in every sample)
 				}
+				written += len(qs)
 				quads += len(qs)
 				at := float32(float64(k) / r.fps)
 				next := float32(float64(k+1) / r.fps)

@@ -2,6 +2,7 @@ package fx
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -316,5 +317,56 @@ func TestLinearTable(t *testing.T) {
 		if d := math.Abs(float64(linear(v) - scene.SRGBToLinear(v))); d > 2e-5 {
 			t.Fatalf("linear(%g) off by %g", v, d)
 		}
+	}
+}
+
+// TestHeadAndTailShareTheirEmission: thinning keeps or drops both halves of one emission (an
+// even stride kept only heads when they were numbered apart).
+func TestHeadAndTailShareTheirEmission(t *testing.T) {
+	e := stream()
+	e.Tail, e.TailLength = true, 0.1
+	s := fixture(e)
+	m := newSim(&s.Emitters[0], clipWindow(s, 0), newPoser(s, 0), 100)
+	for range 60 {
+		m.step(0.5, 1.0/60)
+	}
+	ids := map[uint64][2]int{}
+	for _, p := range m.parts {
+		c := ids[p.id]
+		if p.tail {
+			c[1]++
+		} else {
+			c[0]++
+		}
+		ids[p.id] = c
+	}
+	for id, c := range ids {
+		if c != [2]int{1, 1} {
+			t.Fatalf("emission %d: %d heads and %d tails", id, c[0], c[1])
+		}
+	}
+}
+
+// TestBakeManyAnimations: groups × animations channels stay within MaxGroupChannels.
+func TestBakeManyAnimations(t *testing.T) {
+	s := fixture(stream())
+	for i := range 400 {
+		s.Animations = append(s.Animations, scene.Animation{Name: fmt.Sprintf("Other %d", i), Duration: 0.1, Start: float64(i), End: float64(i) + 0.1})
+	}
+	for i := range 299 {
+		e := stream()
+		e.Name, e.Node, e.Material, e.Rate = fmt.Sprintf("E%d", i), 0, 0, val(1)
+		s.Emitters = append(s.Emitters, e)
+	}
+	bake(t, s, Options{Mode: Stand})
+	channels := 0
+	for _, a := range s.Animations {
+		channels += len(a.Channels)
+	}
+	if channels > MaxGroupChannels+30*300 {
+		t.Errorf("%d channels", channels)
+	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "channels") {
+		t.Errorf("no warning says baking stopped: %q", s.Warnings)
 	}
 }

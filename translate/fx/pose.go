@@ -133,13 +133,12 @@ func (p *poser) world(n int, t float64) frame {
 	f := identity
 	// Walk up to the root (the scene's parent chains are acyclic, Validate holds it), then
 	// compose down.
-	var chain [64]int
-	k := 0
-	for i := n; i >= 0 && k < len(chain); i = p.s.Nodes[i].Parent {
-		chain[k] = i
-		k++
+	var buf [64]int
+	chain := buf[:0]
+	for i, steps := n, 0; i >= 0 && i < len(p.s.Nodes) && steps <= len(p.s.Nodes); i, steps = p.s.Nodes[i].Parent, steps+1 {
+		chain = append(chain, i)
 	}
-	for k--; k >= 0; k-- {
+	for k := len(chain) - 1; k >= 0; k-- {
 		f = f.compose(p.local(chain[k], t))
 	}
 	return f

@@ -66,6 +66,7 @@ func (m *sim) scalar(p *scene.Param, t float64) float64 {
 // step advances the emitter by dt to clip time t: it emits at the node's placement at t
 // while visible, then ages and moves everything alive, as the game's update does.
 func (m *sim) step(t, dt float64) {
+	m.work++ // a step costs, whatever it emits
 	if m.scalar(&m.e.Visibility, t) > 0 {
 		m.emit(t, dt)
 	}
@@ -92,23 +93,40 @@ func (m *sim) emit(t, dt float64) {
 	}
 	n := math.Floor(m.emission)
 	m.emission -= n
+	alive := len(m.parts)
+	if m.e.Ribbon {
+		alive = len(m.edges)
+	}
+	// Past the limit every emission is refused: counted at once, not tried one by one.
+	room := float64(max(m.maxLive-alive, 0))
+	if n > room {
+		m.refused += int(min(n-room, 1<<30))
+		n = room
+	}
+	if n == 0 {
+		return
+	}
 	f := m.pose.world(m.e.Node, t)
-	for range int(min(n, float64(m.maxLive)+1)) {
+	for range int(n) {
+		m.work++
 		if m.e.Ribbon {
 			m.emitEdge(&f, t)
 			continue
 		}
+		// Head and tail of one emission share an id, so that thinning keeps or drops both.
+		id := m.nextID
+		m.nextID++
 		if m.e.Head {
-			m.emitParticle(&f, t, false)
+			m.emitParticle(&f, t, false, id)
 		}
 		if m.e.Tail {
-			m.emitParticle(&f, t, true)
+			m.emitParticle(&f, t, true, id)
 		}
 	}
 }
 
 // emitParticle starts a particle at placement f of the emitter's node.
-func (m *sim) emitParticle(f *frame, t float64, tail bool) {
+func (m *sim) emitParticle(f *frame, t float64, tail bool, id uint64) {
 	if len(m.parts) >= m.maxLive {
 		m.refused++
 		return
@@ -117,8 +135,7 @@ func (m *sim) emitParticle(f *frame, t float64, tail bool) {
 	w, l := m.scalar(&e.Width, t)/2, m.scalar(&e.Length, t)/2
 	lat := m.scalar(&e.Latitude, t) * math.Pi / 180
 	speed := m.scalar(&e.Speed, t) * (1 + m.between(m.scalar(&e.Variation, t)))
-	p := particle{health: float64(e.LifeSpan), tail: tail, id: m.nextID, nodeScale: f.s[0]}
-	m.nextID++
+	p := particle{health: float64(e.LifeSpan), tail: tail, id: id, nodeScale: f.s[0]}
 	local := vec{m.between(w), 0, m.between(l)}
 	// The direction leans from the node's +Y by a random angle within the latitude, in the
 	// node's YZ plane; and, but for a line emitter, by another in its XY plane.

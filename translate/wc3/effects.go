@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/modelfs/modelfs/translate/anim"
@@ -29,12 +30,10 @@ type curve struct {
 
 func (c *curve) At(clip scene.Clip, t float64) ([3]float32, int) {
 	w := anim.Window{Start: int64(math.Round(clip.Start * 1000)), End: int64(math.Round(clip.End * 1000))}
-	v, err := anim.Sample(c.tr, w, t*1000)
+	var v [3]float64
+	c.tr.SampleInto(w, t*1000, v[:]) // the track passed Check when it was made
 	var out [3]float32
-	if err != nil {
-		return out, -1
-	}
-	for i := range min(len(v), 3) {
+	for i := range 3 {
 		out[i] = float32(v[i]) * c.scale
 	}
 	// The key in effect, for squirting emitters: the last key at or before the moment.
@@ -48,11 +47,10 @@ func (c *curve) At(clip scene.Clip, t float64) ([3]float32, int) {
 	} else {
 		at = float64(w.Start) + t*1000
 	}
-	key := -1
-	for k := first; k < end; k++ {
-		if float64(c.tr.Frames[k]) <= at {
-			key = k
-		}
+	keys := c.tr.Frames[first:end]
+	key := first + sort.Search(len(keys), func(i int) bool { return float64(keys[i]) > at }) - 1
+	if key < first {
+		key = -1
 	}
 	return out, key
 }
@@ -71,8 +69,9 @@ func (b *builder) param(static []float32, t *Track, scale float32) scene.Param {
 	if len(t.Values) != len(t.Frames)*w {
 		return p
 	}
+	// A window without keys holds the static value, scaled as it is.
 	tr := &anim.Track{Interp: anim.Interp(t.Interp), Width: w, Frames: make([]int64, len(t.Frames)),
-		Values: t.Values, Default: static}
+		Values: t.Values, Default: p.Value[:w]}
 	for k, f := range t.Frames {
 		tr.Frames[k] = int64(f)
 	}
