@@ -136,6 +136,11 @@ def main():
                 moments(job)
                 print("RENDERED %s" % job["out"], flush=True)
                 continue
+            # The model alone, as the reference draws it: the baked effects are compared apart
+            # (with "times").
+            for o in bpy.data.objects:
+                if is_effect(o):
+                    o.hide_render = True
             bpy.context.scene.frame_set(0)
             bpy.context.scene.render.filepath = job["out"]
             bpy.ops.render.render(write_still=True)
