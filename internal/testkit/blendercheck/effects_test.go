@@ -109,7 +109,7 @@ type fxModel struct {
 // mount's .glb in Blender, each with and without the effect, from the side the billboards are
 // baked to face. The viewer's random numbers differ from the simulator's, so what is compared
 // does not depend on them: the union over the moments of the pixels the effect changes (0.6
-// IoU at least) and their mean colour (within 15 % per channel). CI draws a few models;
+// IoU at least) and their mean colour (within 15 % per channel). CI draws 4 models;
 // MODELFS_EFFECTS_ALL=1 (scripts/effects-compare) draws every one.
 func TestEffectsMatchTheGame(t *testing.T) {
 	bin := Binary(t)
@@ -128,12 +128,12 @@ func TestEffectsMatchTheGame(t *testing.T) {
 		models = slices.DeleteFunc(models, func(m *fxModel) bool { return !strings.Contains(m.name, match) })
 		os.Setenv("MODELFS_EFFECTS_ALL", "1")
 	}
-	if os.Getenv("MODELFS_EFFECTS_ALL") == "" && len(models) > 6 {
+	if os.Getenv("MODELFS_EFFECTS_ALL") == "" && len(models) > 4 {
 		// A few, spread over those whose default animation is short (the reference runs in
 		// real steps): CI stays well under its budget.
 		short := slices.DeleteFunc(slices.Clone(models), func(m *fxModel) bool { return m.doc.Animations[0].Duration > 3 })
 		var few []*fxModel
-		for i := 0; i < len(short); i += (len(short) + 5) / 6 {
+		for i := 0; i < len(short); i += (len(short) + 3) / 4 {
 			few = append(few, short[i])
 		}
 		models = few
