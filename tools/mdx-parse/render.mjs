@@ -126,7 +126,9 @@ window.render = async (job, size) => {
     gl.readPixels(0, 0, size, size, gl.RGBA, gl.UNSIGNED_BYTE, px);
     return px;
   };
-  // compose is the picture drawn over black and over white, with its alpha.
+  // compose is the picture drawn over black and over white, with its alpha: the channel
+  // that lets the most through (an additive glow of one colour covers as much as it brightens
+  // that colour, as the glTF's alpha from brightness has it).
   const compose = (black, white) => {
     const out = new Uint8Array(size * size * 4);
     for (let i = 0; i < out.length; i += 4) {
@@ -169,17 +171,7 @@ window.render = async (job, size) => {
     return { moments, errors };
   }
   shot([0, 0, 0]); // the first frame sets the viewer's state up: drawn again below
-  const black = shot([0, 0, 0]), white = shot([1, 1, 1]);
-  const out = new Uint8Array(size * size * 4);
-  for (let i = 0; i < out.length; i += 4) {
-    // The channel that lets the most through: an additive glow of one colour covers as much
-    // as it brightens that colour, as the glTF's alpha from brightness has it.
-    const d = Math.min(white[i] - black[i], white[i + 1] - black[i + 1], white[i + 2] - black[i + 2]);
-    const a = Math.min(Math.max(1 - d / 255, 0), 1);
-    for (let k = 0; k < 3; k++) out[i + k] = a > 0 ? Math.min(Math.round(black[i + k] / a), 255) : 0;
-    out[i + 3] = Math.round(a * 255);
-  }
-  return { pixels: Array.from(out), errors };
+  return { pixels: compose(shot([0, 0, 0]), shot([1, 1, 1])), errors };
 };
 window.ready = true;
 </script></body></html>`;

@@ -108,15 +108,7 @@ func (b *builder) emitterScene() {
 	h := fnv.New64a()
 	h.Write(b.src.Data)
 	seed := h.Sum64()
-	nodeOf := map[[2]int]int{}
-	for i, o := range b.objs {
-		switch o.list {
-		case "particleEmitters2":
-			nodeOf[[2]int{1, o.index}] = i
-		case "ribbonEmitters":
-			nodeOf[[2]int{2, o.index}] = i
-		}
-	}
+	nodeOf := b.emitterNodes()
 	for _, c := range m.Cameras {
 		if strings.Contains(strings.ToLower(c.Name), "portrait") {
 			d := convPos([3]float32{c.Position[0] - c.TargetPosition[0], c.Position[1] - c.TargetPosition[1], c.Position[2] - c.TargetPosition[2]})

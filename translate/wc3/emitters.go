@@ -142,11 +142,10 @@ func (m *Model) emitterCount() int {
 	return len(m.ParticleEmitters) + len(m.ParticleEmitters2) + len(m.RibbonEmitters) + len(m.Popcorns)
 }
 
-// emitterRecords makes the .json's "emitters", and marks each emitter's node with its index
-// in them ("emitter").
-func (b *builder) emitterRecords() []any {
-	m := b.m
-	nodeOf := map[[2]int]int{} // (kind, index in its list) → scene node
+// emitterNodes maps each emitter, by its list (0 ParticleEmitter, 1 ParticleEmitter2, 2
+// RibbonEmitter) and its index there, to its scene node.
+func (b *builder) emitterNodes() map[[2]int]int {
+	nodeOf := map[[2]int]int{}
 	for i, o := range b.objs {
 		switch o.list {
 		case "particleEmitters":
@@ -157,6 +156,14 @@ func (b *builder) emitterRecords() []any {
 			nodeOf[[2]int{2, o.index}] = i
 		}
 	}
+	return nodeOf
+}
+
+// emitterRecords makes the .json's "emitters", and marks each emitter's node with its index
+// in them ("emitter").
+func (b *builder) emitterRecords() []any {
+	m := b.m
+	nodeOf := b.emitterNodes()
 	out := make([]any, 0, m.emitterCount())
 	node := func(kind, i int) int {
 		n, ok := nodeOf[[2]int{kind, i}]
