@@ -14,7 +14,7 @@ import (
 
 // Version identifies the translator's output. Bump it whenever any output byte may change, so
 // caches keyed on it are invalidated.
-const Version = "14"
+const Version = "15"
 
 // EncodeOptions tune the encoders.
 type EncodeOptions struct {

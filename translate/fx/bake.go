@@ -89,8 +89,9 @@ func (o *Options) defaults() {
 type quad struct {
 	pos [4][3]float32
 	uv  [4][2]float32
-	col [4]float32 // linear RGB and alpha
-	id  uint64
+	col  [4][4]float32 // per corner: linear RGB and alpha
+	id   uint64
+	view [4][2]float32 // its corners in the view (along the camera's right and up)
 }
 
 // run is one emitter baked for one animation.
@@ -158,6 +159,7 @@ func Bake(s *scene.Scene, o Options) {
 			*r = *again
 		}
 	}
+	pileUp(s, runs)
 	write(s, runs, clips, &o, cam)
 }
 
@@ -300,8 +302,9 @@ func draw(m *sim, cam *camera, pose *poser, at float64, r *run) []quad {
 			return nil
 		}
 		for i := range qs {
-			for _, p := range qs[i].pos {
+			for j, p := range qs[i].pos {
 				r.extend(of(p))
+				qs[i].see(cam, of(p), j)
 			}
 		}
 		return qs
@@ -337,15 +340,21 @@ func draw(m *sim, cam *camera, pose *poser, at float64, r *run) []quad {
 	r.count += n
 	r.live = append(r.live, n)
 	for i := range out {
-		for _, p := range out[i].pos {
+		for j, p := range out[i].pos {
 			w := of(p)
 			if e.ModelSpace {
 				w = f.apply(w)
 			}
 			r.extend(w)
+			out[i].see(cam, w, j)
 		}
 	}
 	return out
+}
+
+// see records where corner i of q, at p (the scene's frame), lies in the view.
+func (q *quad) see(cam *camera, p vec, i int) {
+	q.view[i] = [2]float32{float32(p.dot(cam.right)), float32(p.dot(cam.up))}
 }
 
 // extend grows the run's box to hold p.
@@ -422,7 +431,7 @@ func particleQuad(e *scene.Emitter, p *particle, cam *camera, f *frame) (quad, b
 	if !(math.Abs(size) > 1e-6) {
 		return quad{}, false // nothing to see: a particle born at size 0
 	}
-	q := quad{col: col, id: p.id}
+	q := quad{col: [4][4]float32{col, col, col, col}, id: p.id}
 	var pos [4]vec
 	switch {
 	case p.tail:
@@ -500,7 +509,7 @@ func ribbonQuads(m *sim, at float64, stride uint64) []quad {
 		// The oldest edge shows the picture's right, the newest its left.
 		ua := left0 + du*(1-float64(keep[j])/float64(n))
 		ub := left0 + du*(1-float64(keep[j+1])/float64(n))
-		q := quad{col: col, id: uint64(keep[j])}
+		q := quad{col: [4][4]float32{col, col, col, col}, id: uint64(keep[j])}
 		if a.above.sub(b.above).length()+a.below.sub(b.below).length() < 1e-6 {
 			continue // the emitter stood still: a piece with no area, which no one sees
 		}
@@ -700,7 +709,7 @@ func quadMesh(name string, qs []quad, material, sets int) scene.Mesh {
 		for i := range 4 {
 			pos = append(pos, q.pos[i])
 			uv = append(uv, q.uv[i])
-			col = append(col, q.col)
+			col = append(col, q.col[i])
 		}
 		idx = append(idx, b, b+1, b+2, b, b+2, b+3)
 	}

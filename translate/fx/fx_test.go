@@ -370,3 +370,50 @@ func TestBakeManyAnimations(t *testing.T) {
 		t.Errorf("no warning says baking stopped: %q", s.Warnings)
 	}
 }
+
+// TestPileUp: additive quads piled on one spot come to the saturated sum the game adds; a
+// quad alone keeps its look; a large quad under a small bright one brightens only under it.
+func TestPileUp(t *testing.T) {
+	square := func(cx, cy, half float32, col [4]float32) quad {
+		q := quad{col: [4][4]float32{col, col, col, col}}
+		for i, c := range corners {
+			q.view[i] = [2]float32{cx + float32(c.x)*half, cy + float32(c.y)*half}
+		}
+		return q
+	}
+	dim := [4]float32{linear(0.5), linear(0.1), linear(0.5), 0.4}
+	qs := []quad{square(0, 0, 1, dim), square(0, 0, 1, dim), square(0, 0, 1, dim), square(0, 0, 1, dim), square(0, 0, 1, dim),
+		square(50, 0, 1, dim)}
+	var g pileGrid
+	for i := range qs {
+		g.add(&qs[i], 1, 1)
+	}
+	g.apply()
+	// Five of alpha 0.4 sum to 2: the game shows 2 × the colour, saturated where it passes 1.
+	pile := qs[0].col[0]
+	if got := srgb(float64(pile[0])); math.Abs(got-1) > 0.01 {
+		t.Errorf("piled red: %.3f in sRGB, want 1 (0.5 × 2, saturated)", got)
+	}
+	if got := srgb(float64(pile[1])); math.Abs(got-0.2) > 0.01 {
+		t.Errorf("piled green: %.3f in sRGB, want 0.2", got)
+	}
+	// Blended five times over, they cover all.
+	if cov := 1 - math.Pow(1-float64(pile[3]), 5); cov < 0.99 {
+		t.Errorf("five piled quads cover %.3f, want all", cov)
+	}
+	if qs[5].col != [4][4]float32{dim, dim, dim, dim} {
+		t.Errorf("a quad alone changed: %v", qs[5].col[0])
+	}
+
+	big, small := square(0, 0, 10, dim), square(0, 0, 1, [4]float32{1, 1, 1, 1})
+	g.reset()
+	g.add(&big, 1, 1)
+	g.add(&small, 1, 1)
+	g.apply()
+	if big.col[0] != dim {
+		t.Errorf("the large quad's corner, far from the small one, changed: %v", big.col[0])
+	}
+	if small.col[0][3] < 0.99 || small.col[0][0] != 1 {
+		t.Errorf("the small bright quad on the large one: %v, want white and opaque", small.col[0])
+	}
+}

@@ -24,6 +24,10 @@ type Emitter struct {
 	// Material is what its quads are drawn with, an index into Scene.Materials: the emitter's
 	// texture, blended as its filter mode blends. -1 leaves the emitter out.
 	Material int
+	// Additive says the game adds its quads onto what is behind them, where glTF can only
+	// blend: where they pile up, the game's colour saturates, and the baker brightens the
+	// quads there to show it.
+	Additive bool
 	// Ribbon says it draws a strip through the points it leaves behind (Above, Below), not
 	// particles.
 	Ribbon bool

@@ -133,7 +133,7 @@ func (b *builder) emitterScene() {
 			Speed:      b.scalar(p.Speed, p.SpeedTrack), Variation: b.scalar(p.Variation, p.VariationTrack),
 			Latitude: b.scalar(p.Latitude, p.LatitudeTrack), Gravity: b.scalar(p.Gravity, p.GravityTrack),
 			Width: b.scalar(p.Width, p.WidthTrack), Length: b.scalar(p.Length, p.LengthTrack),
-			Squirt: p.Squirt != 0, Line: p.Flags&0x20000 != 0, ModelSpace: p.Flags&0x80000 != 0, XYQuad: p.Flags&0x100000 != 0,
+			Additive: p.FilterMode == 1, Squirt: p.Squirt != 0, Line: p.Flags&0x20000 != 0, ModelSpace: p.Flags&0x80000 != 0, XYQuad: p.Flags&0x100000 != 0,
 			Head: p.HeadOrTail == 0 || p.HeadOrTail == 2, Tail: p.HeadOrTail == 1 || p.HeadOrTail == 2,
 			TailLength: p.TailLength, Middle: p.Time, Scales: p.SegmentScaling,
 			Rows: int(min(p.Rows, 256)), Columns: int(min(p.Columns, 256)),
@@ -154,15 +154,17 @@ func (b *builder) emitterScene() {
 			continue
 		}
 		index := len(m.ParticleEmitters) + len(m.ParticleEmitters2) + i
-		mat := -1
+		mat, additive := -1, false
 		if r.MaterialID >= 0 && int(r.MaterialID) < len(m.Materials) && int(r.MaterialID) < len(b.s.Materials) {
 			mat = int(r.MaterialID)
+			ls := m.Materials[mat].Layers
+			additive = len(ls) > 0 && adds(ls[0].FilterMode)
 		} else {
 			b.warn("RibbonEmitter %q: material %d of %d: not drawn", r.Name, r.MaterialID, len(m.Materials))
 		}
 		b.s.Emitters = append(b.s.Emitters, scene.Emitter{
 			Name: r.Name, Kind: EmitterRibbon, Index: index, Node: node, Seed: seed ^ uint64(index+1)*0x9e3779b97f4a7c15,
-			Material: mat, Ribbon: true,
+			Material: mat, Ribbon: true, Additive: additive,
 			Rate:       scene.Param{Value: [3]float32{float32(r.EmissionRate)}},
 			Visibility: b.param(one, r.Visibility, 1),
 			LifeSpan:   r.LifeSpan,

@@ -125,7 +125,9 @@ func TestEffectsMatchTheGame(t *testing.T) {
 	}
 	sort.Slice(models, func(i, j int) bool { return models[i].name < models[j].name })
 	if match := os.Getenv("MODELFS_EFFECTS_MATCH"); match != "" {
-		models = slices.DeleteFunc(models, func(m *fxModel) bool { return !strings.Contains(m.name, match) })
+		models = slices.DeleteFunc(models, func(m *fxModel) bool {
+			return !slices.ContainsFunc(strings.Split(match, "|"), func(s string) bool { return strings.Contains(m.name, s) })
+		})
 		os.Setenv("MODELFS_EFFECTS_ALL", "1")
 	}
 	if os.Getenv("MODELFS_EFFECTS_ALL") == "" && len(models) > 4 {
@@ -191,7 +193,8 @@ func TestEffectsMatchTheGame(t *testing.T) {
 			wantIoU, wantColour = h.iou, h.colour
 			line += " (held to what was measured: " + h.why + ")"
 		}
-		if iou >= wantIoU && max(diff[0], diff[1], diff[2]) <= wantColour {
+		pass := iou >= wantIoU && max(diff[0], diff[1], diff[2]) <= wantColour
+		if pass && os.Getenv("MODELFS_EFFECTS_KEEP") == "" {
 			t.Log(line)
 			continue
 		}
@@ -203,6 +206,10 @@ func TestEffectsMatchTheGame(t *testing.T) {
 					copyFile(fmt.Sprintf("%s-%d-%s.png", got[i].Out, k, v), filepath.Join(dir, fmt.Sprintf("blender-%d-%s.png", k, v)))
 				}
 			}
+		}
+		if pass {
+			t.Logf("%s; the images in %s", line, dir)
+			continue
 		}
 		t.Errorf("%s (want IoU ≥ %.2f, colour within %.0f %%); the images in %s", line, wantIoU, 100*wantColour, dir)
 	}
