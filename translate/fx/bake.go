@@ -87,8 +87,8 @@ func (o *Options) defaults() {
 
 // quad is one drawn particle (or ribbon piece) at one moment.
 type quad struct {
-	pos [4][3]float32
-	uv  [4][2]float32
+	pos  [4][3]float32
+	uv   [4][2]float32
 	col  [4][4]float32 // per corner: linear RGB and alpha
 	id   uint64
 	view [4][2]float32 // its corners in the view (along the camera's right and up)
