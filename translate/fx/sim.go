@@ -147,6 +147,20 @@ func (m *sim) emitParticle(f *frame, t float64, tail bool, id uint64) {
 	sa, ca := math.Sincos(a)
 	sb, cb := math.Sincos(b)
 	dir := vec{sb, ca * cb, -cb * sa}
+	if e.Sphere {
+		// On a shell between Length and Width from the node, flying outward.
+		r := 2 * (l + (w-l)*m.rng.Float64())
+		sp, cp := math.Sincos(m.between(lat))
+		sz, cz := math.Sincos(m.between(math.Pi))
+		dir = vec{cp * cz, sp, -cp * sz}
+		local = dir.scale(r)
+	}
+	if src := m.scalar(&e.Source, t); src > 0.001 {
+		// From the point above, out through the spawn point (straight down from under it).
+		if d := local.sub(vec{0, src, 0}).unit(); d != (vec{}) {
+			dir = d
+		}
+	}
 	if e.ModelSpace {
 		p.pos = local
 		p.vel = dir.scale(speed)

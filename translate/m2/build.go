@@ -52,6 +52,7 @@ type builder struct {
 	s        *scene.Scene
 	pivots   [][3]float32 // converted pivot per node
 	nb       int          // bones: nodes [0, nb)
+	emitter0 int          // the first emitter's node: particle emitters, then ribbons
 	matOf    map[matKey]int
 	keys     int // output keys so far
 	keyCap   int
@@ -102,6 +103,7 @@ func Build(m *Model, name string, opt Options) (*scene.Scene, error) {
 		return nil, err
 	}
 	b.extras()
+	b.emitterScene()
 	b.s.Warnings = append(slices.Clone(m.Warnings), b.warnings...)
 	b.mem.Attach(b.s)
 	return b.s, nil
@@ -135,9 +137,9 @@ func sub(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1
 // attachment, under its bone.
 func (b *builder) nodes() error {
 	m := b.m
-	nb, na := len(m.Bones), len(m.Attachments)
-	if nb+na > maxNodes {
-		return b.fail(codec.ErrTooLarge, "%d bones and %d attachments, more than %d nodes", nb, na, maxNodes)
+	nb, na, ne := len(m.Bones), len(m.Attachments), len(m.Particles)+len(m.Ribbons)
+	if nb+na+ne > maxNodes {
+		return b.fail(codec.ErrTooLarge, "%d bones, %d attachments and %d emitters, more than %d nodes", nb, na, ne, maxNodes)
 	}
 	b.nb = nb
 	parents := make([]int, nb)
@@ -159,8 +161,8 @@ func (b *builder) nodes() error {
 			}
 		}
 	}
-	b.pivots = make([][3]float32, nb+na)
-	b.s.Nodes = make([]scene.Node, 0, nb+na)
+	b.pivots = make([][3]float32, nb+na+ne)
+	b.s.Nodes = make([]scene.Node, 0, nb+na+ne)
 	for i := range m.Bones {
 		bone := &m.Bones[i]
 		b.pivots[i] = convPos(bone.Pivot)
@@ -184,6 +186,7 @@ func (b *builder) nodes() error {
 		ex := scene.Extras{"attachment": i, "attachmentId": a.ID, "position": b.pivots[nb+i]}
 		b.s.Nodes = append(b.s.Nodes, scene.Node{Name: attachmentName(a.ID), Kind: scene.KindAttachment, Parent: parent, Extras: ex})
 	}
+	b.emitterNodes()
 	for i := range b.s.Nodes {
 		nd := &b.s.Nodes[i]
 		nd.Translation = b.pivots[i]

@@ -200,35 +200,8 @@ func (b *builder) objectExtras() {
 	}
 	putSome(ex, "cameras", len(cameras), cameras)
 	putSome(ex, "cameraLookup", len(m.CameraLookup), m.CameraLookup)
-	var ribbons []scene.Extras
-	for i := range m.Ribbons {
-		r := &m.Ribbons[i]
-		x := scene.Extras{"id": r.ID, "bone": r.Bone, "position": convPos(r.Pos), "textures": r.Textures, "materials": r.Materials,
-			"color": trackInfo(&r.Color), "alpha": trackInfo(&r.Alpha), "heightAbove": trackInfo(&r.HeightAbove),
-			"heightBelow": trackInfo(&r.HeightBelow), "edgesPerSecond": r.EdgesPerSecond, "edgeLifetime": r.EdgeLifetime,
-			"gravity": r.Gravity, "rows": r.Rows, "columns": r.Cols, "textureSlot": trackInfo(&r.TexSlot),
-			"visibility": trackInfo(&r.Visibility)}
-		if r.HasPriorityPlane {
-			x["priorityPlane"] = r.PriorityPlane
-		}
-		ribbons = append(ribbons, x)
-	}
-	putSome(ex, "ribbonEmitters", len(ribbons), ribbons)
-	var particles []scene.Extras
-	for i := range m.Particles {
-		e := &m.Particles[i]
-		particles = append(particles, scene.Extras{"id": e.ID, "flags": e.Flags, "bone": e.Bone, "position": convPos(e.Pos),
-			"texture": e.Texture, "model": e.Model, "childEmitter": e.ChildEmitter, "blend": e.Blend,
-			"emitterType": e.EmitterType, "colorIndex": e.ColorIndex, "particleType": e.ParticleType, "headOrTail": e.HeadOrTail,
-			"tileRotation": e.TileRotation, "rows": e.Rows, "columns": e.Cols,
-			"emissionSpeed": trackInfo(&e.EmissionSpeed), "speedVariation": trackInfo(&e.SpeedVariation),
-			"verticalRange": trackInfo(&e.VerticalRange), "horizontalRange": trackInfo(&e.HorizontalRange),
-			"gravity": trackInfo(&e.Gravity), "lifespan": trackInfo(&e.Lifespan), "emissionRate": trackInfo(&e.EmissionRate),
-			"emissionAreaLength": trackInfo(&e.EmissionAreaLen), "emissionAreaWidth": trackInfo(&e.EmissionAreaWidth),
-			"zSource": trackInfo(&e.ZSource), "enabled": trackInfo(&e.Enabled)})
-	}
-	putSome(ex, "particleEmitters", len(particles), particles)
-	if len(events)+len(lights)+len(cameras)+len(ribbons)+len(particles)+len(attachments) > 0 {
+	b.emitterExtras(ex)
+	if len(events)+len(lights)+len(cameras)+len(m.Ribbons)+len(m.Particles)+len(attachments) > 0 {
 		ex["objectNote"] = "positions of attachments, events, lights, cameras and emitters are in glTF axes (Y-up); bone numbers are node indices"
 	}
 }

@@ -23,6 +23,7 @@ func init() {
 				Check: func(v string) error { _, err := parseGeosets(v); return err }},
 			{Name: "profile", Help: "N picks skin profile N (0–99) when the model has it",
 				Check: func(v string) error { _, err := parseProfile(v); return err }},
+			codec.Effects,
 		},
 	})
 }

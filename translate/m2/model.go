@@ -53,6 +53,9 @@ type Model struct {
 
 	// SourceBytes is the size of the files read: the .m2, its skin and .anim files.
 	SourceBytes int
+	// Seed makes the random numbers of its emitters: a hash of the .m2's bytes, so that the
+	// same file always bakes the same particles.
+	Seed uint64
 
 	// Warnings lists what the reader tolerated or left out.
 	Warnings []string
@@ -322,4 +325,64 @@ type Particle struct {
 	EmissionAreaWidth Track
 	ZSource           Track
 	Enabled           Track
+
+	// Over a particle's life, before 264: three keys, at its start, at MidPoint (a share of
+	// its life) and at its end.
+	MidPoint                    float32
+	ColorValues                 [3][4]uint8 // RGBA (the file holds BGRA)
+	ScaleValues                 [3]float32
+	LifespanUVAnim              [3]uint16 // head cells over [0, MidPoint]: first, last, repeat
+	DecayUVAnim                 [3]uint16 // head cells over [MidPoint, 1]
+	TailUVAnim, TailDecayUVAnim [2]int16
+	// Over a particle's life, from 264: keys at shares of its life.
+	ColorTrack, AlphaTrack, ScaleTrack, HeadCellTrack, TailCellTrack PartTrack
+	ScaleVary                                                        [2]float32
+	LifespanVary, EmissionRateVary                                   float32
+	BaseSpin, BaseSpinVary, SpinVary                                 float32
+
+	TailLength, TwinkleSpeed, TwinklePercent float32
+	TwinkleScale                             [2]float32
+	BurstMultiplier, Drag, Spin              float32
+	WindVector                               [3]float32
+	WindTime                                 float32
+	FollowSpeed1, FollowScale1               float32
+	FollowSpeed2, FollowScale2               float32
+}
+
+// PartTrack is a particle's value over its life (M2's "fake" track): keys at shares of the
+// life (0 to 1), linear between them.
+type PartTrack struct {
+	Times  []float32
+	Values []float32 // Width floats per key
+	Width  int
+}
+
+// At is the value at share u of the life (def with no keys), in out.
+func (t *PartTrack) At(u float32, def []float32) []float32 {
+	n := len(t.Times)
+	if n == 0 || t.Width != len(def) {
+		return def
+	}
+	out := make([]float32, t.Width)
+	i := 0
+	for i < n && t.Times[i] <= u {
+		i++
+	}
+	switch {
+	case i == 0:
+		copy(out, t.Values[:t.Width])
+	case i == n:
+		copy(out, t.Values[(n-1)*t.Width:])
+	default:
+		a, b := t.Times[i-1], t.Times[i]
+		f := float32(0)
+		if b > a {
+			f = (u - a) / (b - a)
+		}
+		for c := range out {
+			x, y := t.Values[(i-1)*t.Width+c], t.Values[i*t.Width+c]
+			out[c] = x + (y-x)*f
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"path"
 	"strconv"
@@ -217,6 +218,9 @@ func read(name string, data []byte, open CompanionFunc, opt Options, raw bool, k
 		return nil, &codec.FormatError{Format: Format, File: name, Offset: 4, Msg: "file ends in the header"}
 	}
 	p := &parser{f: buf{b: data, name: name}, open: open, opt: opt, m: &Model{}, raw: raw, mem: km}
+	h := fnv.New64a()
+	h.Write(data)
+	p.m.Seed = h.Sum64()
 	p.dir, p.base = path.Split(name)
 	p.dir = strings.TrimSuffix(p.dir, "/")
 	p.base = strings.TrimSuffix(p.base, path.Ext(p.base))
@@ -999,6 +1003,34 @@ func (p *parser) objects() error {
 	return nil
 }
 
+// maxPartKeys caps the keys of a particle's life track: the game's have 3.
+const maxPartKeys = 256
+
+// partTrack reads the particle life track at: its keys' times (fixed-point shares of the life)
+// and values.
+func (p *parser) partTrack(at int, kd kind, what label) PartTrack {
+	f := &p.f
+	ts, vs := f.span(at), f.span(at+8)
+	t := PartTrack{Width: kd.width()}
+	if ts.n == 0 || vs.n == 0 {
+		return t
+	}
+	if !f.fits(ts, 2) || !f.fits(vs, kd.size()) {
+		p.warn("%s: a life track past the end of the file; left out", what)
+		return t
+	}
+	n := int(min(ts.n, vs.n, maxPartKeys))
+	if ts.n != vs.n || int(ts.n) > maxPartKeys {
+		p.warn("%s: a life track of %d times and %d values; %d keys kept", what, ts.n, vs.n, n)
+	}
+	t.Times, t.Values = make([]float32, n), make([]float32, n*t.Width)
+	for i := range n {
+		t.Times[i] = float32(f.u16(int(ts.off)+2*i)) / 32768
+	}
+	kd.decode(t.Values, f, int(vs.off), n)
+	return t
+}
+
 // particle reads the fixed fields and scalar tracks of the particle emitter at o.
 func (p *parser) particle(o, i int) Particle {
 	f, l, T := &p.f, p.l, p.l.TrackSize
@@ -1032,9 +1064,42 @@ func (p *parser) particle(o, i int) Particle {
 	e.EmissionRate = next(vary)
 	e.EmissionAreaLen, e.EmissionAreaWidth, e.ZSource = next(0), next(0), next(0)
 	enabled := o + 476
-	if !l.Legacy {
+	if l.Legacy {
+		e.MidPoint = f.f32(t)
+		for k := range 3 {
+			c := t + 4 + 4*k
+			e.ColorValues[k] = [4]uint8{f.u8(c + 2), f.u8(c + 1), f.u8(c), f.u8(c + 3)}
+			e.ScaleValues[k] = f.f32(t + 16 + 4*k)
+			e.LifespanUVAnim[k], e.DecayUVAnim[k] = f.u16(t+28+2*k), f.u16(t+34+2*k)
+		}
+		for k := range 2 {
+			e.TailUVAnim[k], e.TailDecayUVAnim[k] = f.i16(t+40+2*k), f.i16(t+44+2*k)
+		}
+		t += 48
+	} else {
 		enabled = o + 456
+		e.LifespanVary, e.EmissionRateVary = f.f32(o+172), f.f32(o+196)
+		e.ColorTrack = p.partTrack(t, kVec3, w)
+		e.AlphaTrack = p.partTrack(t+16, kFixed16, w)
+		e.ScaleTrack = p.partTrack(t+32, kVec2, w)
+		e.ScaleVary = [2]float32{f.f32(t + 48), f.f32(t + 52)}
+		e.HeadCellTrack, e.TailCellTrack = p.partTrack(t+56, kU16, w), p.partTrack(t+72, kU16, w)
+		t += 88
 	}
+	e.TailLength, e.TwinkleSpeed, e.TwinklePercent = f.f32(t), f.f32(t+4), f.f32(t+8)
+	e.TwinkleScale = [2]float32{f.f32(t + 12), f.f32(t + 16)}
+	e.BurstMultiplier, e.Drag = f.f32(t+20), f.f32(t+24)
+	t += 28
+	if l.Legacy {
+		e.Spin = f.f32(t)
+		t += 4
+	} else {
+		e.BaseSpin, e.BaseSpinVary, e.Spin, e.SpinVary = f.f32(t), f.f32(t+4), f.f32(t+8), f.f32(t+12)
+		t += 16
+	}
+	t += 24 // tumble
+	e.WindVector, e.WindTime = f.vec3(t), f.f32(t+12)
+	e.FollowSpeed1, e.FollowScale1, e.FollowSpeed2, e.FollowScale2 = f.f32(t+16), f.f32(t+20), f.f32(t+24), f.f32(t+28)
 	e.Enabled = p.track(enabled, kU8, label{"particle emitter %d enabled", i})
 	return e
 }

@@ -22,6 +22,7 @@ const (
 	kSplineVec3              // M2SplineKey<C3Vector>: value, in-tangent, out-tangent
 	kSplineFloat             // M2SplineKey<float>
 	kRawCompQuat             // M2CompQuat as its four int16s (for tests of the decoding)
+	kVec2                    // C2Vector
 )
 
 // size is the number of bytes of one value in the file.
@@ -31,7 +32,7 @@ func (k kind) size() int {
 		return 12
 	case kQuat:
 		return 16
-	case kCompQuat, kRawCompQuat:
+	case kCompQuat, kRawCompQuat, kVec2:
 		return 8
 	case kFixed16, kU16:
 		return 2
@@ -60,6 +61,8 @@ func (k kind) width() int {
 		return 9
 	case kSplineFloat:
 		return 3
+	case kVec2:
+		return 2
 	}
 	return 0
 }
@@ -71,7 +74,7 @@ func (k kind) decode(dst []float32, f *buf, off, n int) {
 	}
 	b := f.b
 	switch k {
-	case kVec3, kQuat, kFloat, kSplineVec3, kSplineFloat:
+	case kVec3, kQuat, kFloat, kSplineVec3, kSplineFloat, kVec2:
 		le.Get(dst, b[off:off+4*len(dst)], 4)
 	case kCompQuat:
 		decodeCompQuats(dst[:4*n], b[off:off+8*n])

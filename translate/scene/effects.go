@@ -43,6 +43,12 @@ type Emitter struct {
 	Squirt bool
 	// Line spreads the directions in the node's YZ plane only (a fan), not a cone.
 	Line bool
+	// Sphere spawns particles on a shell around the node, between Length and Width from it,
+	// flying outward (up to Latitude above or below its XZ plane); not over an area.
+	Sphere bool
+	// Source, when above 0, is a point that far along the node's +Y from which particles fly
+	// out through where they spawn, instead of along +Y.
+	Source Param
 	// ModelSpace particles move with the node after they are emitted; the others stay in the
 	// world where they were emitted.
 	ModelSpace bool

@@ -202,7 +202,16 @@ func Creature() *m2.Model {
 		EmissionRate:    m2.Track{Interp: 1, GlobalSeq: -1, Width: 1, Keys: per(keys([]uint32{0, 500}, []float32{10}, []float32{20}))},
 		EmissionAreaLen: m2.Track{GlobalSeq: -1, Width: 1}, EmissionAreaWidth: m2.Track{GlobalSeq: -1, Width: 1},
 		ZSource: m2.Track{GlobalSeq: -1, Width: 1},
-		Enabled: m2.Track{Interp: 0, GlobalSeq: -1, Width: 1, Keys: per(keys([]uint32{0}, []float32{1}))}}}
+		Enabled: m2.Track{Interp: 0, GlobalSeq: -1, Width: 1, Keys: per(keys([]uint32{0}, []float32{1}))},
+		// Over the life: the same in both forms, the three keys before 264 and the tracks after.
+		MidPoint:    0.4,
+		ColorValues: [3][4]uint8{{255, 128, 0, 255}, {255, 255, 0, 128}, {0, 0, 255, 0}},
+		ScaleValues: [3]float32{0.1, 0.3, 0.05}, LifespanUVAnim: [3]uint16{0, 4, 1}, DecayUVAnim: [3]uint16{4, 8, 1},
+		ColorTrack:    m2.PartTrack{Width: 3, Times: []float32{0, 0.4, 1}, Values: []float32{255, 128, 0, 255, 255, 0, 0, 0, 255}},
+		AlphaTrack:    m2.PartTrack{Width: 1, Times: []float32{0, 0.4, 1}, Values: []float32{1, 128.0 / 255, 0}},
+		ScaleTrack:    m2.PartTrack{Width: 2, Times: []float32{0, 0.4, 1}, Values: []float32{0.1, 0.1, 0.3, 0.3, 0.05, 0.05}},
+		HeadCellTrack: m2.PartTrack{Width: 1, Times: []float32{0, 0.4, 1}, Values: []float32{0, 4, 8}},
+		TailLength:    0.5, Drag: 0.1, Spin: 0.25}}
 	return m
 }
 

@@ -823,12 +823,97 @@ func (w *writer) particles(at int) {
 				t += vary
 			}
 		}
+		if l.Legacy {
+			f.f32(t, e.MidPoint)
+			for k := range 3 {
+				c := e.ColorValues[k]
+				f.u8(t+4+4*k, c[2])
+				f.u8(t+5+4*k, c[1])
+				f.u8(t+6+4*k, c[0])
+				f.u8(t+7+4*k, c[3])
+				f.f32(t+16+4*k, e.ScaleValues[k])
+				f.u16(t+28+2*k, e.LifespanUVAnim[k])
+				f.u16(t+34+2*k, e.DecayUVAnim[k])
+			}
+			for k := range 2 {
+				f.u16(t+40+2*k, uint16(e.TailUVAnim[k]))
+				f.u16(t+44+2*k, uint16(e.TailDecayUVAnim[k]))
+			}
+			t += 48
+		} else {
+			f.f32(p+172, e.LifespanVary)
+			f.f32(p+196, e.EmissionRateVary)
+			partTrack(f, t, &e.ColorTrack, 4)
+			partTrack(f, t+16, &e.AlphaTrack, 2)
+			partTrack(f, t+32, &e.ScaleTrack, 4)
+			f.f32(t+48, e.ScaleVary[0])
+			f.f32(t+52, e.ScaleVary[1])
+			partTrack(f, t+56, &e.HeadCellTrack, 0)
+			partTrack(f, t+72, &e.TailCellTrack, 0)
+			t += 88
+		}
+		f.f32(t, e.TailLength)
+		f.f32(t+4, e.TwinkleSpeed)
+		f.f32(t+8, e.TwinklePercent)
+		f.f32(t+12, e.TwinkleScale[0])
+		f.f32(t+16, e.TwinkleScale[1])
+		f.f32(t+20, e.BurstMultiplier)
+		f.f32(t+24, e.Drag)
+		t += 28
+		if l.Legacy {
+			f.f32(t, e.Spin)
+			t += 4
+		} else {
+			f.f32(t, e.BaseSpin)
+			f.f32(t+4, e.BaseSpinVary)
+			f.f32(t+8, e.Spin)
+			f.f32(t+12, e.SpinVary)
+			t += 16
+		}
+		t += 24
+		f.vec3(t, e.WindVector)
+		f.f32(t+12, e.WindTime)
+		f.f32(t+16, e.FollowSpeed1)
+		f.f32(t+20, e.FollowScale1)
+		f.f32(t+24, e.FollowSpeed2)
+		f.f32(t+28, e.FollowScale2)
 		enabled := p + 476
 		if !l.Legacy {
 			enabled = p + 456
 		}
 		w.track(f, enabled, &e.Enabled, kU8, []float32{1})
 	}
+}
+
+// partTrack writes a particle's life track at at: times as fixed-point shares, values as
+// floats (elem 4), fixed16 alphas (elem 2) or uint16 cells (elem 0).
+func partTrack(f *wbuf, at int, t *m2.PartTrack, elem int) {
+	times := make([]uint16, len(t.Times))
+	for i, x := range t.Times {
+		times[i] = uint16(math.Round(float64(x) * 32768))
+	}
+	f.data(at, len(times), le16s(times))
+	var b []byte
+	switch elem {
+	case 4:
+		b = make([]byte, 4*len(t.Values))
+		for i, v := range t.Values {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+		}
+	case 2:
+		v16 := make([]int16, len(t.Values))
+		for i, v := range t.Values {
+			v16[i] = int16(math.Round(float64(v) * 32767))
+		}
+		b = le16s(v16)
+	default:
+		u := make([]uint16, len(t.Values))
+		for i, v := range t.Values {
+			u[i] = uint16(v)
+		}
+		b = le16s(u)
+	}
+	f.data(at+8, len(times), b)
 }
 
 // Bases returns the base name of a model file name: its name without directory and extension.
