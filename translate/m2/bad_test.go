@@ -167,6 +167,8 @@ func TestBadFiles(t *testing.T) {
 		{"texture name past the end", patched(v264, name, u32(m264, 0x50+4)+8, 1<<20), "texture 0: file name", nil},
 		{"attachments past the end", patched(v264, name, 0xf0, 1<<24), "attachments", nil},
 		{"particle emitters past the end", patched(v256, name, 0x13c, 1<<24), "particle emitters", nil},
+		// The particle's colour over its life (from 264: a track of its own at 260 in the record).
+		{"life track past the end", patched(v264, name, u32(m264, 0x128+4)+260, 1<<24), "life track past the end", nil},
 		{"bone parent out of range", patched(v264, name, bones264+8, 0x7ff0), "parent", nil},
 		{"submesh out of range", patched(v264, "TestBeast00.skin", u32(skin, 4+24+4)+8, 0xfff0), "submesh 0", nil},
 		{"vertex on a missing bone", patched(v264, name, u32(m264, 0x3c+4)+16, 0x09), "bones past", nil},
