@@ -91,6 +91,7 @@ type pileQuad struct {
 	q      *quad
 	light  [4]float64
 	own    float64
+	reach  float32 // how far from its centre towards a corner its picture shows
 	lo, hi [2]float32
 }
 
@@ -106,7 +107,12 @@ func (g *pileGrid) add(q *quad, cover, weight float64) {
 	}
 	own := float64(col[3]) * cover
 	a := own * weight
-	p := pileQuad{q: q, own: own, lo: q.view[0], hi: q.view[0],
+	// A soft picture shows about halfway to its corners; a solid quad shows all the way.
+	reach := float32(0.5)
+	if cover == 1 {
+		reach = 0.7
+	}
+	p := pileQuad{q: q, own: own, reach: reach, lo: q.view[0], hi: q.view[0],
 		light: [4]float64{a, a * srgb(float64(col[0])), a * srgb(float64(col[1])), a * srgb(float64(col[2]))}}
 	for _, v := range q.view[1:] {
 		p.lo = [2]float32{min(p.lo[0], v[0]), min(p.lo[1], v[1])}
@@ -181,10 +187,10 @@ func (g *pileGrid) apply() {
 		p := &g.quads[i]
 		centre := [2]float32{(p.lo[0] + p.hi[0]) / 2, (p.lo[1] + p.hi[1]) / 2}
 		for k, v := range p.q.view {
-			// The light halfway from the centre to the corner, where the quad's picture
-			// still shows; the corner takes it, and the quad blends between its corners, so
+			// The light on the way from the centre to the corner, as far as the quad's
+			// picture shows; the corner takes it, and the quad blends between its corners, so
 			// that a large quad under a few small bright ones brightens only under them.
-			at := [2]float32{(centre[0] + v[0]) / 2, (centre[1] + v[1]) / 2}
+			at := [2]float32{centre[0] + (v[0]-centre[0])*p.reach, centre[1] + (v[1]-centre[1])*p.reach}
 			l := &g.sum[g.cellOf(at[1], 1)*w+g.cellOf(at[0], 0)]
 			if !(l[0] > p.own*1.01) || !finite(l[0]+l[1]+l[2]+l[3]) {
 				continue // alone where it lies: the blend shows what the game adds
