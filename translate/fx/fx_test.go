@@ -417,3 +417,42 @@ func TestPileUp(t *testing.T) {
 		t.Errorf("the small bright quad on the large one: %v, want white and opaque", small.col[0])
 	}
 }
+
+// TestSphereAndSource: a sphere emitter spawns on its shell (between Length and Width from
+// the node) flying outward; with a source point above, particles fly from it through where
+// they spawn (down and out, for a flat emitter under it).
+func TestSphereAndSource(t *testing.T) {
+	emit := func(e scene.Emitter) (*sim, frame) {
+		s := fixture(e)
+		pose := newPoser(s, 0)
+		m := newSim(&s.Emitters[0], clipWindow(s, 0), pose, 1000)
+		f := pose.world(0, 0)
+		for i := range 200 {
+			m.emitParticle(&f, 0, false, uint64(i))
+		}
+		if len(m.parts) != 200 {
+			t.Fatalf("%d particles of 200", len(m.parts))
+		}
+		return m, f
+	}
+	e := stream()
+	e.Sphere, e.Length, e.Width, e.Latitude = true, val(2), val(6), val(90)
+	m, f := emit(e)
+	for _, p := range m.parts {
+		r := p.pos.sub(f.t)
+		if d := r.length(); d < 2-1e-9 || d > 6+1e-9 {
+			t.Fatalf("sphere: spawned %.3f from the node, want 2 to 6", d)
+		}
+		if p.vel.dot(r) <= 0 {
+			t.Fatalf("sphere: a particle at %v flies %v, inward", r, p.vel)
+		}
+	}
+	e = stream()
+	e.Source, e.Latitude = val(5), val(0)
+	m, _ = emit(e)
+	for _, p := range m.parts {
+		if !(p.vel[1] < 0) {
+			t.Fatalf("source above: a particle flies %v, not down", p.vel)
+		}
+	}
+}
