@@ -281,6 +281,7 @@ func TestThin(t *testing.T) {
 // FuzzBake bakes emitters of arbitrary parameters: no panic, no invalid scene, within limits.
 func FuzzBake(f *testing.F) {
 	f.Add(make([]byte, 64))
+	f.Add(append(make([]byte, 40), 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0x20, 0x41, 0, 0, 0x80, 0x3f, 0, 0, 0xa0, 0x40))
 	f.Add([]byte("\x00\x00\x20\x41\x00\x00\x80\x3f\xff\xff\xff\x7f\x00\x00\xc0\x7f"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fl := func(i int) float32 {
@@ -294,6 +295,7 @@ func FuzzBake(f *testing.F) {
 			Name: "F", Seed: 1, Rate: val(fl(0)), Visibility: val(fl(1)), LifeSpan: fl(2), Speed: val(fl(3)),
 			Variation: val(fl(4)), Latitude: val(fl(5)), Gravity: val(fl(6)), Width: val(fl(7)), Length: val(fl(8)),
 			Squirt: b(36), Line: b(37), ModelSpace: b(38), XYQuad: b(39), Head: b(40), Tail: b(41), Ribbon: b(42),
+			Sphere: b(43), Additive: b(44), Source: val(fl(16)),
 			TailLength: fl(11), Middle: fl(12), Scales: [3]float32{fl(13), fl(14), fl(15)},
 			Rows: int(fl(9)) & 0xff, Columns: int(fl(10)) & 0xff,
 			Above: val(fl(13)), Below: val(fl(14)), Alpha: val(fl(15)), Color: val(fl(4)), Slot: val(fl(5)),
