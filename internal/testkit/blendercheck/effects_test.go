@@ -44,7 +44,7 @@ var fxHeld = map[string]struct {
 	"wc3-fx/KonosubaWC3/map.w3x/A_P.blast2.MDX":                             {0.63, 0.49, "a faint particle of a rate track whose first key is at 36 ms: the simulator emits it, the game not (the time before a track's first key, issue 43)"},
 	"wc3-fx/KonosubaWC3/map.w3x/Effect/File0.mdx":                           {0.20, 0.12, fxFew},
 	"wc3-fx/KonosubaWC3/map.w3x/Effect/File00005617.mdx":                    {0.46, 0.62, fxFew},
-	"wc3-fx/KonosubaWC3/map.w3x/Effect/MementoMori.mdx":                     {0.39, 0.38, fxFew},
+	"wc3-fx/KonosubaWC3/map.w3x/Effect/MementoMori.mdx":                     {0.38, 0.38, fxFew},
 	"wc3-fx/RunKittyRun/source.w3x/war3mapImported/DarknessLeechTarget.mdx": {0.92, 0.16, fxPile},
 	"wc3-fx/RunKittyRun/source.w3x/war3mapImported/Divine Edict.mdx":        {0.59, 0.16, fxFew + "; " + fxPile},
 	"wc3-fx/RunKittyRun/source.w3x/war3mapImported/Radiance Orange.mdx":     {0.59, 0.35, fxPile},
