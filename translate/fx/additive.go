@@ -98,10 +98,9 @@ type pileQuad struct {
 func (g *pileGrid) reset() { g.quads = g.quads[:0] }
 
 // add counts q, whose picture covers cover of it and which stands for weight quads (thinning
-// keeps one of every weight). Its colour is its first corner's: the baker gives every corner
-// the same before this.
+// keeps one of every weight).
 func (g *pileGrid) add(q *quad, cover, weight float64) {
-	col := &q.col[0]
+	col := &q.col
 	if !(col[3] > 0) {
 		return
 	}
@@ -183,6 +182,8 @@ func (g *pileGrid) apply() {
 			put(v*w+u, &g.sum[(v-1)*w+u], 1)
 		}
 	}
+	// The corners' own colours, for the quads that get them: one block for the sample.
+	lit := make([][4][4]float32, 0, len(g.quads))
 	for i := range g.quads {
 		p := &g.quads[i]
 		centre := [2]float32{(p.lo[0] + p.hi[0]) / 2, (p.lo[1] + p.hi[1]) / 2}
@@ -198,7 +199,11 @@ func (g *pileGrid) apply() {
 			// The blended quads there, each with coverage 1 − (1 − A)^(own/light), come to
 			// coverage A = min(light, 1) together; each has the colour the sum there comes
 			// to.
-			col := &p.q.col[k]
+			if p.q.lit == nil {
+				lit = append(lit, [4][4]float32{p.q.col, p.q.col, p.q.col, p.q.col})
+				p.q.lit = &lit[len(lit)-1]
+			}
+			col := &p.q.lit[k]
 			a := min(l[0], 1)
 			alpha := (1 - math.Pow(1-min(a, 0.999), p.own/l[0])) * float64(col[3]) / p.own
 			col[3] = float32(min(alpha, 1))

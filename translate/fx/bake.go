@@ -89,7 +89,8 @@ func (o *Options) defaults() {
 type quad struct {
 	pos  [4][3]float32
 	uv   [4][2]float32
-	col  [4][4]float32 // per corner: linear RGB and alpha
+	col  [4]float32     // linear RGB and alpha
+	lit  *[4][4]float32 // when set, each corner's own colour (additive piles, pileUp)
 	id   uint64
 	view [4][2]float32 // its corners in the view (along the camera's right and up)
 }
@@ -431,7 +432,7 @@ func particleQuad(e *scene.Emitter, p *particle, cam *camera, f *frame) (quad, b
 	if !(math.Abs(size) > 1e-6) {
 		return quad{}, false // nothing to see: a particle born at size 0
 	}
-	q := quad{col: [4][4]float32{col, col, col, col}, id: p.id}
+	q := quad{col: col, id: p.id}
 	var pos [4]vec
 	switch {
 	case p.tail:
@@ -509,7 +510,7 @@ func ribbonQuads(m *sim, at float64, stride uint64) []quad {
 		// The oldest edge shows the picture's right, the newest its left.
 		ua := left0 + du*(1-float64(keep[j])/float64(n))
 		ub := left0 + du*(1-float64(keep[j+1])/float64(n))
-		q := quad{col: [4][4]float32{col, col, col, col}, id: uint64(keep[j])}
+		q := quad{col: col, id: uint64(keep[j])}
 		if a.above.sub(b.above).length()+a.below.sub(b.below).length() < 1e-6 {
 			continue // the emitter stood still: a piece with no area, which no one sees
 		}
@@ -709,7 +710,11 @@ func quadMesh(name string, qs []quad, material, sets int) scene.Mesh {
 		for i := range 4 {
 			pos = append(pos, q.pos[i])
 			uv = append(uv, q.uv[i])
-			col = append(col, q.col[i])
+			if q.lit != nil {
+				col = append(col, q.lit[i])
+			} else {
+				col = append(col, q.col)
+			}
 		}
 		idx = append(idx, b, b+1, b+2, b, b+2, b+3)
 	}

@@ -377,7 +377,7 @@ func TestBakeManyAnimations(t *testing.T) {
 // quad alone keeps its look; a large quad under a small bright one brightens only under it.
 func TestPileUp(t *testing.T) {
 	square := func(cx, cy, half float32, col [4]float32) quad {
-		q := quad{col: [4][4]float32{col, col, col, col}}
+		q := quad{col: col}
 		for i, c := range corners {
 			q.view[i] = [2]float32{cx + float32(c.x)*half, cy + float32(c.y)*half}
 		}
@@ -392,7 +392,7 @@ func TestPileUp(t *testing.T) {
 	}
 	g.apply()
 	// Five of alpha 0.4 sum to 2: the game shows 2 × the colour, saturated where it passes 1.
-	pile := qs[0].col[0]
+	pile := corner(&qs[0], 0)
 	if got := srgb(float64(pile[0])); math.Abs(got-1) > 0.01 {
 		t.Errorf("piled red: %.3f in sRGB, want 1 (0.5 × 2, saturated)", got)
 	}
@@ -403,8 +403,8 @@ func TestPileUp(t *testing.T) {
 	if cov := 1 - math.Pow(1-float64(pile[3]), 5); cov < 0.99 {
 		t.Errorf("five piled quads cover %.3f, want all", cov)
 	}
-	if qs[5].col != [4][4]float32{dim, dim, dim, dim} {
-		t.Errorf("a quad alone changed: %v", qs[5].col[0])
+	if qs[5].lit != nil || qs[5].col != dim {
+		t.Errorf("a quad alone changed: %v", corner(&qs[5], 0))
 	}
 
 	big, small := square(0, 0, 10, dim), square(0, 0, 1, [4]float32{1, 1, 1, 1})
@@ -412,12 +412,20 @@ func TestPileUp(t *testing.T) {
 	g.add(&big, 1, 1)
 	g.add(&small, 1, 1)
 	g.apply()
-	if big.col[0] != dim {
-		t.Errorf("the large quad's corner, far from the small one, changed: %v", big.col[0])
+	if corner(&big, 0) != dim {
+		t.Errorf("the large quad's corner, far from the small one, changed: %v", corner(&big, 0))
 	}
-	if small.col[0][3] < 0.99 || small.col[0][0] != 1 {
-		t.Errorf("the small bright quad on the large one: %v, want white and opaque", small.col[0])
+	if c := corner(&small, 0); c[3] < 0.99 || c[0] != 1 {
+		t.Errorf("the small bright quad on the large one: %v, want white and opaque", c)
 	}
+}
+
+// corner is the colour corner i of q is drawn with.
+func corner(q *quad, i int) [4]float32 {
+	if q.lit != nil {
+		return q.lit[i]
+	}
+	return q.col
 }
 
 // TestSphereAndSource: a sphere emitter spawns on its shell (between Length and Width from
