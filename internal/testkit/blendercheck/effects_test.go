@@ -108,10 +108,7 @@ func TestEffectsMatchTheGame(t *testing.T) {
 	bin := Binary(t)
 	repo := corpus.RepoRoot(t)
 	node, chromium := renderTools(t, repo)
-	trees := []string{filepath.Join(repo, "testdata", "sample")}
-	if dir := corpus.Optional(t); dir != "" {
-		trees = append(trees, dir)
-	}
+	trees := drawnTrees(t, repo)
 	var models []*fxModel
 	for _, tree := range trees {
 		models = append(models, fxModels(t, mount(t, tree))...)
@@ -158,10 +155,7 @@ func TestEffectsMatchTheGame(t *testing.T) {
 	runFxJobs(t, work, "game", ref, node, filepath.Join(repo, "tools", "mdx-parse", "render.mjs"))
 	runFxJobs(t, work, "blender", got, bin, "-b", "--factory-startup", "--python-exit-code", "1",
 		"--python", filepath.Join(repo, "scripts", "blender", "render.py"), "--")
-	keep := os.Getenv("MODELFS_RENDER_OUT")
-	if keep == "" {
-		keep = filepath.Join(os.TempDir(), "modelfs-render")
-	}
+	keep := keptImages()
 	var ious []float64
 	for i, m := range models {
 		a, errA := effectPixels(ref[i].Out)

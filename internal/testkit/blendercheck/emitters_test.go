@@ -23,10 +23,7 @@ import (
 func TestEmittersMatchTheViewer(t *testing.T) {
 	repo := corpus.RepoRoot(t)
 	node, _ := renderTools(t, repo)
-	trees := []string{filepath.Join(repo, "testdata", "sample")}
-	if dir := corpus.Optional(t); dir != "" {
-		trees = append(trees, dir)
-	}
+	trees := drawnTrees(t, repo)
 	type model struct {
 		file string
 		doc  struct {

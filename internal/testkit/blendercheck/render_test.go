@@ -146,10 +146,7 @@ func TestRenderMatchesTheGame(t *testing.T) {
 	repo := corpus.RepoRoot(t)
 	node, chromium := renderTools(t, repo)
 
-	trees := []string{filepath.Join(repo, "testdata", "sample")}
-	if dir := corpus.Optional(t); dir != "" {
-		trees = append(trees, dir)
-	}
+	trees := drawnTrees(t, repo)
 	var models []*renderModel
 	for _, tree := range trees {
 		models = append(models, wc3Models(t, tree, mount(t, tree))...)
@@ -193,10 +190,7 @@ func TestRenderMatchesTheGame(t *testing.T) {
 	runJobs(t, work, "blender", got, bin, "-b", "--factory-startup", "--python-exit-code", "1",
 		"--python", filepath.Join(repo, "scripts", "blender", "render.py"), "--")
 
-	keep := os.Getenv("MODELFS_RENDER_OUT")
-	if keep == "" {
-		keep = filepath.Join(os.TempDir(), "modelfs-render")
-	}
+	keep := keptImages()
 	for i, m := range models {
 		a, errA := readPNG(ref[i].Out)
 		b, errB := readPNG(got[i].Out)
@@ -235,6 +229,25 @@ func TestRenderMatchesTheGame(t *testing.T) {
 		}
 		t.Errorf("%s (want IoU ≥ %.2f, colour within %.0f %%); both images in %s", line, want, 100*maxColorDiff, dir)
 	}
+}
+
+// drawnTrees lists the trees whose models the render checks draw: the sample tree, and the
+// corpus when there is one.
+func drawnTrees(t *testing.T, repo string) []string {
+	trees := []string{filepath.Join(repo, "testdata", "sample")}
+	if dir := corpus.Optional(t); dir != "" {
+		trees = append(trees, dir)
+	}
+	return trees
+}
+
+// keptImages is where the render checks keep the images of a model to look at:
+// $MODELFS_RENDER_OUT, else modelfs-render in the temporary directory.
+func keptImages() string {
+	if keep := os.Getenv("MODELFS_RENDER_OUT"); keep != "" {
+		return keep
+	}
+	return filepath.Join(os.TempDir(), "modelfs-render")
 }
 
 // renderTools finds Node.js with render.mjs's packages installed, and Chromium; it skips
