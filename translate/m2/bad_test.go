@@ -167,6 +167,16 @@ func TestBadFiles(t *testing.T) {
 		{"texture name past the end", patched(v264, name, u32(m264, 0x50+4)+8, 1<<20), "texture 0: file name", nil},
 		{"attachments past the end", patched(v264, name, 0xf0, 1<<24), "attachments", nil},
 		{"particle emitters past the end", patched(v256, name, 0x13c, 1<<24), "particle emitters", nil},
+		{"particle texture out of range", func() m2test.Files {
+			m := m2test.Creature()
+			m.Particles[0].Texture = 99
+			return write(t, m, "TestBeast", 264, m2.LayoutWrath)
+		}(), "particle emitter 0: texture 99", nil},
+		{"spline emitter", func() m2test.Files {
+			m := m2test.Creature()
+			m.Particles[0].EmitterType = 3
+			return write(t, m, "TestBeast", 264, m2.LayoutWrath)
+		}(), "emitter type 3 (spline or bone) is not simulated", nil},
 		// The particle's colour over its life (from 264: a track of its own at 260 in the record).
 		{"life track past the end", patched(v264, name, u32(m264, 0x128+4)+260, 1<<24), "life track past the end", nil},
 		{"bone parent out of range", patched(v264, name, bones264+8, 0x7ff0), "parent", nil},

@@ -296,32 +296,8 @@ func (b *builder) material(ui int, u *TexUnit) int {
 	} else {
 		b.warn("texture unit %d names material %d of %d; opaque", ui, u.Material, len(m.Materials))
 	}
-	// glTF blends, as the game's Alpha mode does; the game's adding and multiplying modes get
-	// a picture that blending turns into them (scene.Look).
-	technique := "blend mode " + blendName(mm.Blend)
-	var look *scene.Look
-	switch mm.Blend {
-	case 0:
-	case 1:
-		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, AlphaKeyCutoff
-	case 3: // NoAlphaAdd: the colour is added whatever the alpha
-		look = &scene.Look{Opaque: true, Additive: true}
-		technique += "; adds light: blended with alpha from brightness"
-	case 4:
-		look = &scene.Look{Additive: true}
-		technique += "; adds light: blended with alpha from brightness"
-	case 5, 6:
-		look = &scene.Look{Modulate: true, Scale: float32(mm.Blend - 4)}
-		technique += "; darkens what is behind: black, blended with alpha from darkness"
-	default:
-		mat.AlphaMode = scene.AlphaBlend
-	}
-	if look != nil {
-		mat.AlphaMode = scene.AlphaBlend
-		if mat.Texture >= 0 {
-			mat.Texture = b.s.Paint(mat.Texture, *look)
-		}
-	}
+	note, _ := b.blendAs(&mat, mm.Blend)
+	technique := "blend mode " + blendName(mm.Blend) + note
 	mat.DoubleSided = mm.Flags&0x4 != 0
 	mat.Unlit = mm.Flags&0x1 != 0
 	mat.Flags = append([]string{"Blend:" + blendName(mm.Blend)}, flagNames(uint32(mm.Flags), renderFlagNames)...)
@@ -374,6 +350,38 @@ func (b *builder) material(ui int, u *TexUnit) int {
 	b.s.Materials = append(b.s.Materials, mat)
 	b.matOf[k] = len(b.s.Materials) - 1
 	return len(b.s.Materials) - 1
+}
+
+// blendAs sets how mat blends for the game's blend mode blend, and paints its texture when
+// that takes a picture: glTF blends, as the game's Alpha mode does; the game's adding and
+// multiplying modes get a picture that blending turns into them (scene.Look). It returns what
+// the material's technique note adds, and whether the game adds the colour.
+func (b *builder) blendAs(mat *scene.Material, blend uint16) (note string, adds bool) {
+	var look *scene.Look
+	switch blend {
+	case 0:
+		mat.AlphaMode = scene.AlphaOpaque
+	case 1:
+		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, AlphaKeyCutoff
+	case 3: // NoAlphaAdd: the colour is added whatever the alpha
+		look, adds = &scene.Look{Opaque: true, Additive: true}, true
+		note = "; adds light: blended with alpha from brightness"
+	case 4:
+		look, adds = &scene.Look{Additive: true}, true
+		note = "; adds light: blended with alpha from brightness"
+	case 5, 6:
+		look = &scene.Look{Modulate: true, Scale: float32(blend - 4)}
+		note = "; darkens what is behind: black, blended with alpha from darkness"
+	default:
+		mat.AlphaMode = scene.AlphaBlend
+	}
+	if look != nil {
+		mat.AlphaMode = scene.AlphaBlend
+		if mat.Texture >= 0 {
+			mat.Texture = b.s.Paint(mat.Texture, *look)
+		}
+	}
+	return note, adds
 }
 
 func clamp01(f float32) float32 {

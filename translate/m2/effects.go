@@ -168,11 +168,10 @@ func (b *builder) param(t *Track, def []float32, scale float32) scene.Param {
 	var p scene.Param
 	// A track whose keys all hold one value holds it throughout, in every sequence: the
 	// legacy emitters' static values sit on one key at time 0, in no sequence's window.
-	v, animated := constant(t)
-	if !animated || len(v) != len(def) {
+	v, held := constant(t)
+	animated := false
+	if !held || len(v) != len(def) {
 		v, animated = b.staticValue(t, def)
-	} else {
-		animated = false
 	}
 	for i := range min(len(v), 3) {
 		p.Value[i] = v[i] * scale
@@ -244,7 +243,7 @@ func (b *builder) emitterScene() {
 			e.Head = true
 		}
 		b.particleLife(p, &e)
-		e.Material, e.Additive = b.emitterMaterial(fmt.Sprintf("particle emitter %d", i), b.particleTexture(p), p.Blend, true)
+		e.Material, e.Additive = b.emitterMaterial(fmt.Sprintf("particle emitter %d", i), b.particleTexture(i, p), p.Blend, true)
 		b.s.Emitters = append(b.s.Emitters, e)
 	}
 	for i := range m.Ribbons {
@@ -275,13 +274,13 @@ func (b *builder) emitterScene() {
 
 // particleTexture is the scene texture a particle emitter draws (the first of a multitexture
 // emitter's three), -1 for none.
-func (b *builder) particleTexture(p *Particle) int {
+func (b *builder) particleTexture(i int, p *Particle) int {
 	t := int(p.Texture)
 	if p.Flags&0x10000000 != 0 {
 		t &= 0x1f
 	}
 	if t >= len(b.s.Textures) {
-		b.warn("particle emitter: texture %d of %d; drawn without one", t, len(b.s.Textures))
+		b.warn("particle emitter %d: texture %d of %d; drawn without one", i, t, len(b.s.Textures))
 		return -1
 	}
 	return t
@@ -342,23 +341,7 @@ func (b *builder) emitterMaterial(name string, tex int, blend uint16, particles 
 		DoubleSided: true, Unlit: true, Flags: []string{"Blend:" + blendName(blend)},
 		Extras: scene.Extras{"technique": "quads of " + name + ", blend mode " + blendName(blend)},
 	}
-	var look *scene.Look
-	additive := false
-	switch blend {
-	case 0:
-		mat.AlphaMode = scene.AlphaOpaque
-	case 1:
-		mat.AlphaMode, mat.AlphaCutoff = scene.AlphaMask, AlphaKeyCutoff
-	case 3:
-		look, additive = &scene.Look{Opaque: true, Additive: true}, true
-	case 4:
-		look, additive = &scene.Look{Additive: true}, true
-	case 5, 6:
-		look = &scene.Look{Modulate: true, Scale: float32(blend - 4)}
-	}
-	if look != nil && tex >= 0 {
-		mat.Texture = b.s.Paint(tex, *look)
-	}
+	_, additive := b.blendAs(&mat, blend)
 	b.s.Materials = append(b.s.Materials, mat)
 	return len(b.s.Materials) - 1, additive
 }
